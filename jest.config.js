@@ -1,0 +1,13 @@
+// Unit and integration tests: the client and the node against the in-process sandbox.
+// The end-to-end suite in real n8n has its own config (jest.e2e.config.js).
+module.exports = {
+	preset: 'ts-jest',
+	testEnvironment: 'node',
+	roots: ['<rootDir>/test'],
+	testMatch: ['**/*.test.ts'],
+	testPathIgnorePatterns: ['/node_modules/', '/dist/', '/test/e2e/'],
+	transform: {
+		'^.+\\.ts$': ['ts-jest', { isolatedModules: true, diagnostics: false }],
+	},
+	testTimeout: 30000,
+};
