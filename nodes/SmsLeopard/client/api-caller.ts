@@ -1,0 +1,102 @@
+/**
+ * One place where every call goes through: URL, transport, retries, error mapping and response
+ * parsing. Resource modules describe a call; this runs it.
+ */
+import type { ZodType, ZodTypeDef } from 'zod';
+import { apiErrorFromResponse } from './api-error';
+import { SmsLeopardResponseError } from './errors';
+import { type RetryOptions, type Sleep, withRetries } from './retry';
+import type { HttpMethod, RequestBody, Transport, TransportResponse } from './transport';
+import { issuesOf } from './validation';
+
+export type ApiHost = 'chat' | 'contacts';
+
+export interface ApiCall<T> {
+	/** In the user's words, for error messages: "Send template", "Delete contact 42". */
+	operation: string;
+	host: ApiHost;
+	method: HttpMethod;
+	path: string;
+	query?: Record<string, string | number>;
+	body?: RequestBody;
+	/** Safe to repeat after a 5xx or a lost connection. */
+	idempotent: boolean;
+	response: ZodType<T, ZodTypeDef, unknown>;
+}
+
+export interface ApiCallerOptions {
+	transport: Transport;
+	chatUrl: string;
+	contactsUrl: string;
+	sleep: Sleep;
+	retry: RetryOptions;
+	timeoutMs?: number;
+}
+
+function parseBody(body: unknown): { ok: true; value: unknown } | { ok: false } {
+	if (typeof body !== 'string') return { ok: true, value: body };
+	if (body.trim() === '') return { ok: true, value: undefined };
+	try {
+		return { ok: true, value: JSON.parse(body) };
+	} catch {
+		return { ok: false };
+	}
+}
+
+export class ApiCaller {
+	constructor(private readonly options: ApiCallerOptions) {}
+
+	url(host: ApiHost, path: string): string {
+		const base = host === 'chat' ? this.options.chatUrl : this.options.contactsUrl;
+		return base.replace(/\/+$/, '') + path;
+	}
+
+	async call<T>(call: ApiCall<T>): Promise<T> {
+		return await withRetries(
+			async () => await this.attempt(call),
+			call.idempotent,
+			this.options.retry,
+			this.options.sleep,
+		);
+	}
+
+	private async attempt<T>(call: ApiCall<T>): Promise<T> {
+		const response = await this.options.transport.request({
+			method: call.method,
+			url: this.url(call.host, call.path),
+			query: call.query,
+			body: call.body,
+			timeoutMs: this.options.timeoutMs,
+		});
+		const parsed = parseBody(response.body);
+		if (response.status < 200 || response.status >= 300) {
+			throw apiErrorFromResponse(call.operation, {
+				...response,
+				body: parsed.ok ? parsed.value : response.body,
+			});
+		}
+		return this.readSuccess(call, response, parsed);
+	}
+
+	private readSuccess<T>(
+		call: ApiCall<T>,
+		response: TransportResponse,
+		parsed: ReturnType<typeof parseBody>,
+	): T {
+		if (!parsed.ok) {
+			throw new SmsLeopardResponseError(call.operation, response.status, response.body, [
+				{ field: '', message: 'is not JSON' },
+			]);
+		}
+		const result = call.response.safeParse(parsed.value);
+		if (!result.success) {
+			throw new SmsLeopardResponseError(
+				call.operation,
+				response.status,
+				parsed.value,
+				issuesOf(result.error),
+			);
+		}
+		return result.data;
+	}
+}

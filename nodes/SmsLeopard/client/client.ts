@@ -1,0 +1,141 @@
+/**
+ * SmsLeopardClient: one typed method per endpoint of the specification, plus sender numbers and
+ * templates from the provider notes. Input is checked before any request; answers are checked before
+ * they are returned. It knows nothing of n8n: the network is reached only through `transport`.
+ */
+import { z } from 'zod';
+import { ApiCaller } from './api-caller';
+import {
+	type Contact,
+	type CreateContactRequest,
+	type DeleteContactResult,
+	buildCreateContactBody,
+	checkContactId,
+	createContactCall,
+	deleteContactCall,
+} from './contacts';
+import {
+	type AllGroupsRequest,
+	type Group,
+	type GroupsPage,
+	type GroupsPageRequest,
+	groupsPageCall,
+	iterateGroups,
+} from './groups';
+import { type MediaRecord, type UploadMediaRequest, prepareUpload, uploadMediaCall } from './media';
+import {
+	type SendTemplateRequest,
+	type SendTemplateResult,
+	buildSendTemplateBody,
+	sendTemplateCall,
+} from './messages';
+import { DEFAULT_RETRY, type RetryOptions, type Sleep } from './retry';
+import { type SenderNumber, senderNumbersCall } from './senders';
+import { type Template, templatesCall } from './templates';
+import type { Transport } from './transport';
+import { recordId } from './identifiers';
+import { validateInput } from './validation';
+
+export const DEFAULT_CHAT_URL = 'https://whatsapp.smsleopard.com';
+export const DEFAULT_CONTACTS_URL = 'https://api.smsleopard.com';
+export const DEFAULT_CHANNEL = 'whatsapp';
+
+export interface SmsLeopardClientOptions {
+	transport: Transport;
+	/** Waits between retries; inside n8n, n8n-workflow's `sleep`. */
+	sleep: Sleep;
+	/** `{chat_url}`: messaging and media upload. */
+	chatUrl?: string;
+	/** `{base_url}`: contacts and groups. */
+	contactsUrl?: string;
+	/** The channel path segment of chat endpoints. */
+	channel?: string;
+	retry?: Partial<RetryOptions>;
+	timeoutMs?: number;
+}
+
+const baseUrl = z
+	.string()
+	.trim()
+	.url('must be a URL such as https://api.smsleopard.com')
+	.refine((url) => /^https?:\/\//i.test(url), { message: 'must start with https://' })
+	.refine((url) => !/[?#]/.test(url), { message: 'must not hold a query or fragment' });
+
+const clientOptions = z.object({
+	chatUrl: baseUrl.default(DEFAULT_CHAT_URL),
+	contactsUrl: baseUrl.default(DEFAULT_CONTACTS_URL),
+	channel: z
+		.string()
+		.trim()
+		.regex(/^[A-Za-z0-9_-]+$/, 'must be one path segment such as "whatsapp"')
+		.default(DEFAULT_CHANNEL),
+	timeoutMs: z.number().int().positive().optional(),
+});
+
+export class SmsLeopardClient {
+	private readonly caller: ApiCaller;
+	readonly channel: string;
+
+	constructor(options: SmsLeopardClientOptions) {
+		const settings = validateInput(clientOptions, {
+			chatUrl: options.chatUrl,
+			contactsUrl: options.contactsUrl,
+			channel: options.channel,
+			timeoutMs: options.timeoutMs,
+		});
+		this.channel = settings.channel;
+		this.caller = new ApiCaller({
+			transport: options.transport,
+			sleep: options.sleep,
+			chatUrl: settings.chatUrl,
+			contactsUrl: settings.contactsUrl,
+			timeoutMs: settings.timeoutMs,
+			retry: { ...DEFAULT_RETRY, ...options.retry },
+		});
+	}
+
+	/** Sends an approved template to one recipient. */
+	async sendTemplate(request: SendTemplateRequest): Promise<SendTemplateResult> {
+		return await this.caller.call(sendTemplateCall(this.channel, buildSendTemplateBody(request)));
+	}
+
+	/** Uploads a document, image or video for a template header; returns its `media_id`. */
+	async uploadMedia(request: UploadMediaRequest): Promise<MediaRecord> {
+		return await this.caller.call(uploadMediaCall(this.channel, prepareUpload(request)));
+	}
+
+	async createContact(request: CreateContactRequest): Promise<Contact> {
+		return await this.caller.call(createContactCall(buildCreateContactBody(request)));
+	}
+
+	/** Deletes a contact for good: it leaves every group and its custom attributes are gone. */
+	async deleteContact(contactId: number | string): Promise<DeleteContactResult> {
+		return await this.caller.call(deleteContactCall(checkContactId(contactId)));
+	}
+
+	async getGroupsPage(request: GroupsPageRequest = {}): Promise<GroupsPage> {
+		return await this.caller.call(groupsPageCall(request));
+	}
+
+	/** Every group, page by page, lazily. */
+	iterateGroups(request: AllGroupsRequest = {}): AsyncGenerator<Group, void, undefined> {
+		return iterateGroups(this.caller, request);
+	}
+
+	async getAllGroups(request: AllGroupsRequest = {}): Promise<Group[]> {
+		const groups: Group[] = [];
+		for await (const group of this.iterateGroups(request)) groups.push(group);
+		return groups;
+	}
+
+	async listSenderNumbers(): Promise<SenderNumber[]> {
+		return await this.caller.call(senderNumbersCall);
+	}
+
+	/** Templates of a sender number, by the sender's record `id` (not its phone_number_id). */
+	async listTemplates(senderId: number | string): Promise<Template[]> {
+		return await this.caller.call(
+			templatesCall(validateInput(recordId('a sender record id'), senderId, 'senderId')),
+		);
+	}
+}

@@ -1,0 +1,276 @@
+/**
+ * The component builder: header, body and button values in, the `component_list` of a send request
+ * out (spec 2.2, 4.1). People say "body variable 2" or "the quick reply payload of button 1"; the
+ * service wants `{component_type, fields: [{name, value}]}`. This is where one becomes the other, and
+ * where a raw `component_list` from a power user is checked with the same rules.
+ */
+import { z } from 'zod';
+import { BUTTON_NAME_FORMS, canonicalButtonName, parseButtonName } from './button-names';
+import { SmsLeopardValidationError } from './errors';
+import { validateInput } from './validation';
+
+export type ComponentType = 'HEADER' | 'BODY' | 'BUTTONS';
+
+export interface ComponentField {
+	name: string;
+	value: string;
+}
+
+export interface Component {
+	component_type: ComponentType;
+	fields: ComponentField[];
+}
+
+export interface ComponentList {
+	components: Component[];
+}
+
+/** Value for a `{{n}}` placeholder of the header or body. */
+export interface PlaceholderValue {
+	placeholder: number;
+	value: string;
+}
+
+/**
+ * A button value, in the user's words:
+ * - `url`: the value replacing the placeholder of URL button `index` (only the value, rule 3);
+ * - `quickReply`: the payload returned by the webhook when quick reply button `index` is tapped (rule 5);
+ * - `button`: a value for button `index` whatever its type;
+ * - `placeholder`: a value by placeholder number, as authentication-code templates take it (rule 11).
+ */
+export type ButtonValue =
+	| { kind: 'url'; index: number; value: string }
+	| { kind: 'quickReply'; index: number; value: string }
+	| { kind: 'button'; index: number; value: string }
+	| { kind: 'placeholder'; placeholder: number; value: string };
+
+export interface TemplateVariables {
+	header?: PlaceholderValue[];
+	body?: PlaceholderValue[];
+	buttons?: ButtonValue[];
+}
+
+const value = z
+	.string({ invalid_type_error: 'must be text', required_error: 'is required' })
+	.min(1, 'is empty: give the value, or remove the entry');
+const placeholder = z
+	.number({ invalid_type_error: 'must be a whole number', required_error: 'is required' })
+	.int('must be a whole number')
+	.min(1, 'must be 1 or more (placeholders are {{1}}, {{2}}, ...)');
+const index = z
+	.number({ invalid_type_error: 'must be a whole number', required_error: 'is required' })
+	.int('must be a whole number')
+	.min(0, 'must be 0 or more (the first button is 0)');
+
+const placeholderValue = z.object({ placeholder, value });
+const buttonValue = z.discriminatedUnion(
+	'kind',
+	[
+		z.object({ kind: z.literal('url'), index, value }),
+		z.object({ kind: z.literal('quickReply'), index, value }),
+		z.object({ kind: z.literal('button'), index, value }),
+		z.object({ kind: z.literal('placeholder'), placeholder, value }),
+	],
+	{
+		errorMap: () => ({ message: 'kind must be one of url, quickReply, button, placeholder' }),
+	},
+);
+
+function noDuplicates<T>(keyOf: (item: T) => string, what: (key: string) => string) {
+	return (items: T[], context: z.RefinementCtx) => {
+		const seen = new Set<string>();
+		items.forEach((item, position) => {
+			const key = keyOf(item);
+			if (seen.has(key)) {
+				context.addIssue({
+					code: z.ZodIssueCode.custom,
+					path: [position],
+					message: `${what(key)} is given twice: keep one`,
+				});
+			}
+			seen.add(key);
+		});
+	};
+}
+
+function buttonKey(button: z.infer<typeof buttonValue>): string {
+	if (button.kind === 'placeholder') return String(button.placeholder);
+	return `button ${button.index}`;
+}
+
+const placeholderList = z.array(placeholderValue).superRefine(
+	noDuplicates(
+		(item) => String(item.placeholder),
+		(key) => `placeholder {{${key}}}`,
+	),
+);
+
+const templateVariablesSchema = z
+	.object({
+		header: placeholderList.optional(),
+		body: placeholderList.optional(),
+		buttons: z
+			.array(buttonValue)
+			.superRefine(
+				noDuplicates(buttonKey, (key) => (/^\d+$/.test(key) ? `button placeholder ${key}` : key)),
+			)
+			.optional(),
+	})
+	.strict();
+
+function buttonFieldName(button: ButtonValue): string {
+	switch (button.kind) {
+		case 'url':
+			return `url:${button.index}`;
+		case 'quickReply':
+			return `quick_reply:${button.index}`;
+		case 'button':
+			return `button:${button.index}`;
+		case 'placeholder':
+			return String(button.placeholder);
+	}
+}
+
+function byPlaceholder(values: PlaceholderValue[]): ComponentField[] {
+	return [...values]
+		.sort((a, b) => a.placeholder - b.placeholder)
+		.map((item) => ({ name: String(item.placeholder), value: item.value }));
+}
+
+/** Typed values in, `component_list` out. Components without values are left out. */
+export function buildComponentList(
+	variables: TemplateVariables,
+	fieldPrefix = 'variables',
+): ComponentList {
+	const checked = validateInput(templateVariablesSchema, variables, fieldPrefix);
+	const components: Component[] = [];
+	if (checked.header?.length) {
+		components.push({ component_type: 'HEADER', fields: byPlaceholder(checked.header) });
+	}
+	if (checked.body?.length) {
+		components.push({ component_type: 'BODY', fields: byPlaceholder(checked.body) });
+	}
+	if (checked.buttons?.length) {
+		components.push({
+			component_type: 'BUTTONS',
+			fields: checked.buttons.map((button) => ({
+				name: buttonFieldName(button),
+				value: button.value,
+			})),
+		});
+	}
+	return { components };
+}
+
+const PLACEHOLDER_NUMBER = /^[1-9]\d*$/;
+
+const rawField = z.object({
+	name: z.union([z.string(), z.number()], {
+		errorMap: () => ({ message: 'must be text such as "1" or "quick_reply:0"' }),
+	}),
+	value: z.union([z.string(), z.number()], {
+		errorMap: () => ({ message: 'must be text' }),
+	}),
+});
+
+const rawComponent = z.object({
+	component_type: z.preprocess(
+		(type) => (typeof type === 'string' ? type.trim().toUpperCase() : type),
+		z.enum(['HEADER', 'BODY', 'BUTTONS'], {
+			errorMap: () => ({ message: 'must be HEADER, BODY or BUTTONS' }),
+		}),
+	),
+	fields: z.array(rawField, { required_error: 'is required (an array of {name, value})' }),
+});
+
+const rawComponentList = z
+	.object({
+		components: z.array(rawComponent, {
+			required_error: 'is required (an array of components)',
+			invalid_type_error: 'must be an array of components',
+		}),
+	})
+	.superRefine((list, context) => {
+		const seenTypes = new Set<string>();
+		list.components.forEach((component, position) => {
+			if (seenTypes.has(component.component_type)) {
+				context.addIssue({
+					code: z.ZodIssueCode.custom,
+					path: ['components', position, 'component_type'],
+					message: `${component.component_type} appears twice: put all its fields in one component`,
+				});
+			}
+			seenTypes.add(component.component_type);
+			const seenNames = new Set<string>();
+			component.fields.forEach((field, fieldPosition) => {
+				const name = String(field.name).trim();
+				const path = ['components', position, 'fields', fieldPosition];
+				if (String(field.value).trim() === '') {
+					context.addIssue({
+						code: z.ZodIssueCode.custom,
+						path: [...path, 'value'],
+						message: 'is empty',
+					});
+				}
+				if (component.component_type === 'BUTTONS') {
+					if (!parseButtonName(name)) {
+						context.addIssue({
+							code: z.ZodIssueCode.custom,
+							path: [...path, 'name'],
+							message: `"${name}" is not a button name: use ${BUTTON_NAME_FORMS}`,
+						});
+					}
+				} else if (!PLACEHOLDER_NUMBER.test(name)) {
+					context.addIssue({
+						code: z.ZodIssueCode.custom,
+						path: [...path, 'name'],
+						message: `"${name}" is not a placeholder number: ${component.component_type} fields are named "1", "2", ... for {{1}}, {{2}}, ...`,
+					});
+				}
+				const key = canonicalButtonName(name) ?? name;
+				if (seenNames.has(key)) {
+					context.addIssue({
+						code: z.ZodIssueCode.custom,
+						path: [...path, 'name'],
+						message: `"${name}" is given twice in ${component.component_type}`,
+					});
+				}
+				seenNames.add(key);
+			});
+		});
+	});
+
+/**
+ * Checks a hand-written `component_list` (the node's JSON mode) by the rules of spec 2.2 and 4.1 and
+ * returns it with names in canonical form and values as text. Accepts the object itself or a JSON string.
+ */
+export function normalizeComponentList(
+	input: unknown,
+	fieldPrefix = 'componentList',
+): ComponentList {
+	let parsed = input;
+	if (typeof input === 'string') {
+		try {
+			parsed = JSON.parse(input);
+		} catch (error) {
+			const reason = error instanceof Error ? error.message : String(error);
+			throw new SmsLeopardValidationError([
+				{ field: fieldPrefix, message: `is not valid JSON (${reason})` },
+			]);
+		}
+	}
+	if (Array.isArray(parsed)) parsed = { components: parsed };
+	const checked = validateInput(rawComponentList, parsed, fieldPrefix);
+	return {
+		components: checked.components.map((component) => ({
+			component_type: component.component_type,
+			fields: component.fields.map((field) => {
+				const name = String(field.name).trim();
+				return {
+					name: component.component_type === 'BUTTONS' ? (canonicalButtonName(name) ?? name) : name,
+					value: String(field.value),
+				};
+			}),
+		})),
+	};
+}

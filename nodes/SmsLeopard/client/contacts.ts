@@ -1,0 +1,114 @@
+/** Create and delete contacts on {base_url} (spec 2.6, 4.3, 4.5). */
+import { z } from 'zod';
+import type { ApiCall } from './api-caller';
+import { plainText, recordId } from './identifiers';
+import { phoneNumberSchema } from './phone-number';
+import { validateInput } from './validation';
+
+export interface CustomAttribute {
+	name: string;
+	value: string;
+}
+
+export interface CreateContactRequest {
+	phoneNumber: string;
+	name?: string;
+	email?: string;
+	groupIds?: Array<number | string>;
+	/** Extra profile attributes (signup source, last purchase, ...), sent as `custom_metadata`. */
+	customAttributes?: CustomAttribute[];
+}
+
+const attribute = z.object({
+	name: plainText('an attribute name').pipe(z.string().trim().min(1, 'is required')),
+	value: z.union([z.string(), z.number(), z.boolean()]).transform(String),
+});
+
+const createContactInput = z.object({
+	phoneNumber: phoneNumberSchema,
+	name: plainText('a name')
+		.transform((name) => name.trim())
+		.optional(),
+	email: z.string().trim().email('is not a valid e-mail address').optional(),
+	groupIds: z.array(recordId('a group id')).optional(),
+	customAttributes: z
+		.array(attribute)
+		.superRefine((attributes, context) => {
+			const seen = new Set<string>();
+			attributes.forEach((item, position) => {
+				if (seen.has(item.name)) {
+					context.addIssue({
+						code: z.ZodIssueCode.custom,
+						path: [position, 'name'],
+						message: `"${item.name}" is given twice: keep one`,
+					});
+				}
+				seen.add(item.name);
+			});
+		})
+		.optional(),
+});
+
+export function buildCreateContactBody(request: CreateContactRequest) {
+	const input = validateInput(createContactInput, request);
+	return {
+		phone_number: input.phoneNumber,
+		...(input.name ? { name: input.name } : {}),
+		...(input.email ? { email: input.email } : {}),
+		...(input.groupIds?.length ? { group_ids: [...new Set(input.groupIds)] } : {}),
+		...(input.customAttributes?.length
+			? { custom_metadata: { fields: input.customAttributes } }
+			: {}),
+	};
+}
+
+export type CreateContactBody = ReturnType<typeof buildCreateContactBody>;
+
+const nullableText = z.string().nullish();
+
+export const contactSchema = z
+	.object({
+		id: z.coerce.number().int(),
+		name: nullableText,
+		phone_number: nullableText,
+		email: nullableText,
+		created_at: nullableText,
+		updated_at: nullableText,
+	})
+	.passthrough();
+
+export type Contact = z.infer<typeof contactSchema>;
+
+export function createContactCall(body: CreateContactBody): ApiCall<Contact> {
+	return {
+		operation: `Create contact ${body.phone_number}`,
+		host: 'contacts',
+		method: 'POST',
+		path: '/v1/contacts/create',
+		body: { type: 'json', data: body },
+		// Whether a repeat updates or duplicates is not stated (spec 4.3): treat it as unsafe.
+		idempotent: false,
+		response: contactSchema,
+	};
+}
+
+export const deleteContactResponseSchema = z
+	.object({ message: z.string().optional() })
+	.passthrough();
+
+export type DeleteContactResult = z.infer<typeof deleteContactResponseSchema>;
+
+export function checkContactId(id: unknown): number {
+	return validateInput(recordId('a contact id'), id, 'contactId');
+}
+
+export function deleteContactCall(contactId: number): ApiCall<DeleteContactResult> {
+	return {
+		operation: `Delete contact ${contactId}`,
+		host: 'contacts',
+		method: 'DELETE',
+		path: `/v1/contacts/${contactId}`,
+		idempotent: true,
+		response: deleteContactResponseSchema,
+	};
+}

@@ -1,0 +1,28 @@
+/** The embedded SMSLeopard client: everything the n8n node and scripts use comes from here. */
+export * from './client';
+export * from './errors';
+export * from './transport';
+export * from './button-names';
+export * from './components';
+export * from './media-types';
+export * from './phone-number';
+export type { MediaRecord, MediaSource, UploadMediaRequest } from './media';
+export type {
+	SendTemplateRequest,
+	SendTemplateResult,
+	MessageRecipient,
+	SendTemplateBody,
+} from './messages';
+export { buildSendTemplateBody } from './messages';
+export type {
+	Contact,
+	CreateContactRequest,
+	CustomAttribute,
+	DeleteContactResult,
+} from './contacts';
+export type { Group, GroupsPage, GroupsPageRequest, AllGroupsRequest } from './groups';
+export type { SenderNumber } from './senders';
+export * from './templates';
+export { prepareUpload } from './media';
+export { DEFAULT_RETRY, type RetryOptions, type Sleep } from './retry';
+export { encodeMultipart } from './multipart';

@@ -1,0 +1,118 @@
+/** Send template message: POST {chat_url}/v1/{channel}/send (spec 2.1, 2.3, 4.1). */
+import { z } from 'zod';
+import type { ApiCall } from './api-caller';
+import {
+	type ComponentList,
+	type TemplateVariables,
+	buildComponentList,
+	normalizeComponentList,
+} from './components';
+import { SmsLeopardValidationError } from './errors';
+import { identifier, plainText } from './identifiers';
+import { phoneNumberSchema } from './phone-number';
+import { validateInput } from './validation';
+
+export interface SendTemplateRequest {
+	/** The sender's `phone_number_id` (not the `id` of its record). */
+	phoneNumberId: string;
+	templateId: string;
+	/** Recipient, international (with or without +) or local format. */
+	destination: string;
+	/** Header, body and button values; the client builds `component_list` from them. */
+	variables?: TemplateVariables;
+	/** A hand-written `component_list` instead of `variables` (object or JSON text). */
+	componentList?: unknown;
+	/** `media_id` from media upload, for templates with a document, image or video header. */
+	mediaId?: string;
+	/** Display file name, for document headers only. */
+	fileName?: string;
+}
+
+export interface SendTemplateBody {
+	destination: string;
+	template_id: string;
+	phone_number_id: string;
+	component_list: ComponentList;
+	media_id?: string;
+	file_name?: string;
+}
+
+const sendTemplateInput = z
+	.object({
+		phoneNumberId: identifier("the sender number's phone_number_id"),
+		templateId: identifier('a template id'),
+		destination: phoneNumberSchema,
+		variables: z.unknown().optional(),
+		componentList: z.unknown().optional(),
+		mediaId: identifier('a media id from media upload').optional(),
+		fileName: plainText('a file name').pipe(z.string().trim().min(1, 'is empty')).optional(),
+	})
+	.superRefine((input, context) => {
+		if (input.variables !== undefined && input.componentList !== undefined) {
+			context.addIssue({
+				code: z.ZodIssueCode.custom,
+				path: ['componentList'],
+				message: 'give either variables or componentList, not both',
+			});
+		}
+		if (input.fileName !== undefined && input.mediaId === undefined) {
+			context.addIssue({
+				code: z.ZodIssueCode.custom,
+				path: ['fileName'],
+				message:
+					'applies to document headers only, which also need mediaId: add the media id or remove the file name',
+			});
+		}
+	});
+
+/** Checks a send request and turns it into the body the service takes; nothing is sent. */
+export function buildSendTemplateBody(request: SendTemplateRequest): SendTemplateBody {
+	if (request === null || typeof request !== 'object') {
+		throw new SmsLeopardValidationError([{ field: '', message: 'the send request is missing' }]);
+	}
+	const input = validateInput(sendTemplateInput, request);
+	const componentList =
+		input.componentList !== undefined
+			? normalizeComponentList(input.componentList)
+			: buildComponentList((input.variables as TemplateVariables | undefined) ?? {});
+	return {
+		destination: input.destination,
+		template_id: input.templateId,
+		phone_number_id: input.phoneNumberId,
+		component_list: componentList,
+		...(input.mediaId !== undefined ? { media_id: input.mediaId } : {}),
+		...(input.fileName !== undefined ? { file_name: input.fileName } : {}),
+	};
+}
+
+/** Lenient: unknown fields are kept and `status` is open-ended (spec 3); id and status are required. */
+export const recipientSchema = z
+	.object({
+		id: z.coerce.string().min(1),
+		cost: z.coerce.number().optional(),
+		number: z.string().optional(),
+		status: z.string(),
+	})
+	.passthrough();
+
+export const sendTemplateResponseSchema = z
+	.object({ recipients: z.array(recipientSchema).min(1, 'no recipient result was returned') })
+	.passthrough();
+
+export type MessageRecipient = z.infer<typeof recipientSchema>;
+export type SendTemplateResult = z.infer<typeof sendTemplateResponseSchema>;
+
+export function sendTemplateCall(
+	channel: string,
+	body: SendTemplateBody,
+): ApiCall<SendTemplateResult> {
+	return {
+		operation: `Send template '${body.template_id}' to ${body.destination}`,
+		host: 'chat',
+		method: 'POST',
+		path: `/v1/${channel}/send`,
+		body: { type: 'json', data: body },
+		idempotent: false,
+		response: sendTemplateResponseSchema,
+	};
+}

@@ -1,0 +1,80 @@
+/**
+ * When to try a request again, and how long to wait. The rule that matters most: a send is never
+ * repeated once the server may have acted on it (a 5xx, or a connection lost after the request went
+ * out), because that could deliver the same message twice. 429 and "never reached the server" are
+ * always safe to repeat.
+ */
+import {
+	SmsLeopardConnectionError,
+	SmsLeopardRateLimitError,
+	SmsLeopardServerError,
+} from './errors';
+
+export interface RetryOptions {
+	/** Attempts after the first. */
+	maxRetries: number;
+	/** Upper bound on the time spent waiting between attempts of one call. */
+	maxTotalWaitMs: number;
+	/** First backoff delay; doubles each attempt, with jitter. */
+	baseDelayMs: number;
+	maxDelayMs: number;
+	/** Also repeat calls that are not idempotent after a 5xx or a lost connection (may send twice). */
+	retryUnsafe: boolean;
+}
+
+export const DEFAULT_RETRY: RetryOptions = {
+	maxRetries: 5,
+	maxTotalWaitMs: 120_000,
+	baseDelayMs: 500,
+	maxDelayMs: 15_000,
+	retryUnsafe: false,
+};
+
+export type Sleep = (ms: number) => Promise<void>;
+
+/** Full jitter between half and all of the exponential delay, so parallel callers spread out. */
+export function backoffDelay(attempt: number, options: RetryOptions, random = Math.random): number {
+	const exponential = Math.min(options.maxDelayMs, options.baseDelayMs * 2 ** attempt);
+	return Math.round(exponential * (0.5 + random() * 0.5));
+}
+
+/** How long to wait before the next attempt, or undefined when the error must be passed on. */
+export function retryDelay(
+	error: unknown,
+	attempt: number,
+	idempotent: boolean,
+	options: RetryOptions,
+): number | undefined {
+	if (attempt >= options.maxRetries) return undefined;
+	if (error instanceof SmsLeopardRateLimitError) {
+		return error.retryAfterMs ?? backoffDelay(attempt, options);
+	}
+	if (error instanceof SmsLeopardConnectionError) {
+		if (!error.requestSent || idempotent || options.retryUnsafe)
+			return backoffDelay(attempt, options);
+		return undefined;
+	}
+	if (error instanceof SmsLeopardServerError && (idempotent || options.retryUnsafe)) {
+		return backoffDelay(attempt, options);
+	}
+	return undefined;
+}
+
+export async function withRetries<T>(
+	call: () => Promise<T>,
+	idempotent: boolean,
+	options: RetryOptions,
+	sleep: Sleep,
+): Promise<T> {
+	let waited = 0;
+	for (let attempt = 0; ; attempt++) {
+		try {
+			return await call();
+		} catch (error) {
+			const delay = retryDelay(error, attempt, idempotent, options);
+			if (delay === undefined || waited + delay > options.maxTotalWaitMs) throw error;
+			waited += delay;
+			await sleep(delay);
+		}
+	}
+}
