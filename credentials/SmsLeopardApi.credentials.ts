@@ -1,0 +1,98 @@
+import type {
+	IAuthenticateGeneric,
+	ICredentialTestRequest,
+	ICredentialType,
+	INodeProperties,
+} from 'n8n-workflow';
+
+/**
+ * SMSLeopard API key and secret, sent with HTTP Basic authentication by n8n itself (never a header
+ * built by the node). Both hosts and the channel segment are editable so a credential can point at the
+ * provider's sandbox, a proxy, or the local simulator that ships with this package.
+ */
+export class SmsLeopardApi implements ICredentialType {
+	name = 'smsLeopardApi';
+
+	displayName = 'SMSLeopard API';
+
+	documentationUrl = 'https://github.com/n8n-nodes-smsleopard/n8n-nodes-smsleopard#credentials';
+
+	icon = { light: 'file:smsleopard.svg', dark: 'file:smsleopard.dark.svg' } as const;
+
+	properties: INodeProperties[] = [
+		{
+			displayName: 'API Key',
+			name: 'apiKey',
+			type: 'string',
+			typeOptions: { password: true },
+			default: '',
+			required: true,
+			description:
+				'The API key from the API keys area of your SMSLeopard account (sandbox and production keys differ)',
+		},
+		{
+			displayName: 'API Secret',
+			name: 'apiSecret',
+			type: 'string',
+			typeOptions: { password: true },
+			default: '',
+			required: true,
+			description: 'The API secret issued with the key',
+		},
+		{
+			displayName: 'Chat API URL',
+			name: 'chatUrl',
+			type: 'string',
+			default: 'https://whatsapp.smsleopard.com',
+			description:
+				'Base URL for sending messages, uploading media, sender numbers and templates. Use https://; plain http:// is accepted only for localhost (e.g. the local sandbox).',
+		},
+		{
+			displayName: 'Contacts API URL',
+			name: 'contactsUrl',
+			type: 'string',
+			default: 'https://api.smsleopard.com',
+			description:
+				'Base URL for contacts and groups. Use https://; plain http:// is accepted only for localhost (e.g. the local sandbox).',
+		},
+		{
+			displayName: 'Channel Path Segment',
+			name: 'channel',
+			type: 'string',
+			default: 'whatsapp',
+			description:
+				'The channel part of the chat paths (/v1/<channel>/send). Leave as "whatsapp" unless SMSLeopard tells you otherwise.',
+		},
+	];
+
+	authenticate: IAuthenticateGeneric = {
+		type: 'generic',
+		properties: {
+			auth: {
+				username: '={{$credentials.apiKey}}',
+				password: '={{$credentials.apiSecret}}',
+			},
+		},
+	};
+
+	// Lists one group: a wrong key answers 401, a wrong URL fails to connect or answers something else.
+	test: ICredentialTestRequest = {
+		request: {
+			baseURL: '={{$credentials.contactsUrl.replace(/\\/+$/, "")}}',
+			url: '/v1/groups/fetch',
+			method: 'GET',
+			qs: { page: 1, per: 1 },
+			json: true,
+		},
+		rules: [
+			{
+				type: 'responseSuccessBody',
+				properties: {
+					key: 'success',
+					value: false,
+					message: 'The API key or secret was refused by SMSLeopard',
+				},
+			},
+		],
+	};
+}

@@ -1,0 +1,37 @@
+import type {
+	IExecuteFunctions,
+	INodeExecutionData,
+	INodeType,
+	INodeTypeDescription,
+} from 'n8n-workflow';
+import { properties } from './actions/resources';
+import { route } from './actions/router';
+import { listSearch, loadOptions } from './methods';
+
+/**
+ * SMSLeopard: WhatsApp template messages, header media, contacts and groups. The description lives in
+ * actions/ (one file per operation); the work is done by the embedded client in client/.
+ */
+export class SmsLeopard implements INodeType {
+	description: INodeTypeDescription = {
+		displayName: 'SMSLeopard',
+		name: 'smsLeopard',
+		icon: { light: 'file:smsleopard.svg', dark: 'file:smsleopard.dark.svg' },
+		group: ['output'],
+		version: 1,
+		subtitle: '={{$parameter["operation"] + ": " + $parameter["resource"]}}',
+		description: 'Send WhatsApp templates and manage contacts with SMSLeopard',
+		defaults: { name: 'SMSLeopard' },
+		usableAsTool: true,
+		inputs: ['main'],
+		outputs: ['main'],
+		credentials: [{ name: 'smsLeopardApi', required: true }],
+		properties,
+	};
+
+	methods = { listSearch, loadOptions };
+
+	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
+		return await route.call(this);
+	}
+}

@@ -1,0 +1,58 @@
+/** Fields more than one operation shows: the sender number and the template pickers. */
+import type { INodeProperties } from 'n8n-workflow';
+
+export const senderNumberField: INodeProperties = {
+	displayName: 'Sender Number',
+	name: 'senderNumber',
+	type: 'resourceLocator',
+	default: { mode: 'list', value: '' },
+	required: true,
+	description:
+		'The WhatsApp number that sends. Its phone_number_id is what SMSLeopard expects (not the record ID).',
+	modes: [
+		{
+			displayName: 'From List',
+			name: 'list',
+			type: 'list',
+			typeOptions: { searchListMethod: 'searchSenderNumbers', searchable: true },
+		},
+		{
+			displayName: 'By Phone Number ID',
+			name: 'id',
+			type: 'string',
+			placeholder: 'e.g. 110000000000001',
+			validation: [
+				{
+					type: 'regex',
+					properties: {
+						regex: '^[A-Za-z0-9_.:-]+$',
+						errorMessage: 'A phone_number_id holds letters, digits and . _ : - only',
+					},
+				},
+			],
+		},
+	],
+};
+
+export const templateField: INodeProperties = {
+	displayName: 'Template',
+	name: 'template',
+	type: 'resourceLocator',
+	default: { mode: 'list', value: '' },
+	required: true,
+	description: 'An approved template of the sender number',
+	modes: [
+		{
+			displayName: 'From List',
+			name: 'list',
+			type: 'list',
+			typeOptions: { searchListMethod: 'searchTemplates', searchable: true },
+		},
+		{
+			displayName: 'By ID',
+			name: 'id',
+			type: 'string',
+			placeholder: 'e.g. 1234567890',
+		},
+	],
+};

@@ -1,0 +1,106 @@
+/** Contact > Create: a contact with optional name, e-mail, groups and custom attributes. */
+import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import { toJson } from '../../helpers/output';
+import type { ExecutionState } from '../operation';
+
+const show = { resource: ['contact'], operation: ['create'] };
+
+export const description: INodeProperties[] = [
+	{
+		displayName: 'Phone Number',
+		name: 'phoneNumber',
+		type: 'string',
+		default: '',
+		required: true,
+		placeholder: 'e.g. +254712345678',
+		description: 'International format with or without +, or local format',
+		displayOptions: { show },
+	},
+	{
+		displayName: 'Additional Fields',
+		name: 'additionalFields',
+		type: 'collection',
+		placeholder: 'Add Field',
+		default: {},
+		displayOptions: { show },
+		options: [
+			{
+				displayName: 'Custom Attributes',
+				name: 'customAttributes',
+				type: 'fixedCollection',
+				typeOptions: { multipleValues: true },
+				placeholder: 'Add Attribute',
+				default: {},
+				description:
+					'Profile attributes such as signup source, last purchase or survey score (sent as custom_metadata)',
+				options: [
+					{
+						displayName: 'Attribute',
+						name: 'attribute',
+						values: [
+							{ displayName: 'Name', name: 'name', type: 'string', default: '' },
+							{ displayName: 'Value', name: 'value', type: 'string', default: '' },
+						],
+					},
+				],
+			},
+			{
+				displayName: 'Email',
+				name: 'email',
+				type: 'string',
+				placeholder: 'name@email.com',
+				default: '',
+			},
+			{
+				displayName: 'Group Names or IDs',
+				name: 'groupIds',
+				type: 'multiOptions',
+				typeOptions: { loadOptionsMethod: 'getGroups' },
+				default: [],
+				description:
+					'Groups to add the contact to. Choose from the list, or specify IDs using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.',
+			},
+			{
+				displayName: 'Name',
+				name: 'name',
+				type: 'string',
+				default: '',
+				description: 'Full name of the contact',
+			},
+		],
+	},
+];
+
+interface AdditionalFields {
+	name?: string;
+	email?: string;
+	groupIds?: Array<number | string> | string;
+	customAttributes?: { attribute?: Array<{ name: string; value: string }> };
+}
+
+/** Expressions often give "1,2" or a single id rather than a list. */
+function groupList(value: AdditionalFields['groupIds']): Array<number | string> | undefined {
+	if (value === undefined || value === '') return undefined;
+	if (Array.isArray(value)) return value;
+	return String(value)
+		.split(',')
+		.map((part) => part.trim())
+		.filter((part) => part !== '');
+}
+
+export async function execute(
+	this: IExecuteFunctions,
+	itemIndex: number,
+	state: ExecutionState,
+): Promise<IDataObject> {
+	const phoneNumber = this.getNodeParameter('phoneNumber', itemIndex, '') as string;
+	const fields = this.getNodeParameter('additionalFields', itemIndex, {}) as AdditionalFields;
+	const contact = await state.client.createContact({
+		phoneNumber,
+		name: fields.name || undefined,
+		email: fields.email || undefined,
+		groupIds: groupList(fields.groupIds),
+		customAttributes: fields.customAttributes?.attribute,
+	});
+	return toJson(contact);
+}

@@ -1,0 +1,60 @@
+/** Contact > Delete: permanent; the contact leaves every group and loses its custom attributes. */
+import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import { SmsLeopardNotFoundError } from '../../client';
+import type { ExecutionState } from '../operation';
+
+const show = { resource: ['contact'], operation: ['delete'] };
+
+export const description: INodeProperties[] = [
+	{
+		displayName: 'Contact ID',
+		name: 'contactId',
+		type: 'string',
+		default: '',
+		required: true,
+		placeholder: 'e.g. 42',
+		description: 'The ID of the contact, as returned by Contact > Create',
+		displayOptions: { show },
+	},
+	{
+		displayName: 'Options',
+		name: 'options',
+		type: 'collection',
+		placeholder: 'Add Option',
+		default: {},
+		displayOptions: { show },
+		options: [
+			{
+				displayName: 'Succeed If Not Found',
+				name: 'ignoreNotFound',
+				type: 'boolean',
+				default: false,
+				description:
+					'Whether a contact that does not exist (already deleted) counts as success, for clean-up flows',
+			},
+		],
+	},
+];
+
+export async function execute(
+	this: IExecuteFunctions,
+	itemIndex: number,
+	state: ExecutionState,
+): Promise<IDataObject> {
+	const contactId = this.getNodeParameter('contactId', itemIndex, '') as string | number;
+	const options = this.getNodeParameter('options', itemIndex, {}) as { ignoreNotFound?: boolean };
+	try {
+		const result = await state.client.deleteContact(contactId);
+		return { contactId: Number(contactId), deleted: true, message: result.message ?? '' };
+	} catch (error) {
+		if (options.ignoreNotFound && error instanceof SmsLeopardNotFoundError) {
+			return {
+				contactId: Number(contactId),
+				deleted: false,
+				notFound: true,
+				message: error.apiMessage,
+			};
+		}
+		throw error;
+	}
+}

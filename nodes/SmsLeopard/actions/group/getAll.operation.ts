@@ -1,0 +1,39 @@
+/** Group > Get Many: the sub-account's groups, following every page (Return All) or up to a limit. */
+import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import { toJson } from '../../helpers/output';
+import type { ExecutionState } from '../operation';
+
+const show = { resource: ['group'], operation: ['getAll'] };
+
+export const description: INodeProperties[] = [
+	{
+		displayName: 'Return All',
+		name: 'returnAll',
+		type: 'boolean',
+		default: false,
+		description: 'Whether to return all results or only up to a given limit',
+		displayOptions: { show },
+	},
+	{
+		displayName: 'Limit',
+		name: 'limit',
+		type: 'number',
+		default: 50,
+		typeOptions: { minValue: 1 },
+		description: 'Max number of results to return',
+		displayOptions: { show: { ...show, returnAll: [false] } },
+	},
+];
+
+const PAGE_SIZE = 100;
+
+export async function execute(
+	this: IExecuteFunctions,
+	itemIndex: number,
+	state: ExecutionState,
+): Promise<IDataObject[]> {
+	const returnAll = this.getNodeParameter('returnAll', itemIndex, false) as boolean;
+	const limit = returnAll ? undefined : (this.getNodeParameter('limit', itemIndex, 50) as number);
+	const groups = await state.client.getAllGroups({ per: PAGE_SIZE, limit });
+	return groups.map(toJson);
+}

@@ -1,0 +1,80 @@
+/** Media > Upload: a file from the item's binary data, streamed to SMSLeopard; outputs its media_id. */
+import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import { uploadOnce } from '../../helpers/header-media';
+import { senderNumberField } from '../common.fields';
+import { toJson } from '../../helpers/output';
+import type { ExecutionState } from '../operation';
+
+const show = { resource: ['media'], operation: ['upload'] };
+
+export const description: INodeProperties[] = [
+	{
+		...senderNumberField,
+		description: 'The sender number that will send the template using this media',
+		displayOptions: { show },
+	},
+	{
+		displayName: 'Input Binary Field',
+		name: 'binaryPropertyName',
+		type: 'string',
+		default: 'data',
+		required: true,
+		hint: 'The name of the input binary field holding the file',
+		description:
+			'Documents (PDF, text, Word, Excel, PowerPoint) up to 100 MB, images (JPEG, PNG) up to 5 MB, videos (MP4, 3GPP) up to 16 MB',
+		displayOptions: { show },
+	},
+	{
+		displayName: 'Options',
+		name: 'options',
+		type: 'collection',
+		placeholder: 'Add Option',
+		default: {},
+		displayOptions: { show },
+		options: [
+			{
+				displayName: 'File Name',
+				name: 'fileName',
+				type: 'string',
+				default: '',
+				description:
+					"Display name; for documents, the attachment name. Defaults to the file's own name.",
+			},
+			{
+				displayName: 'Media Type',
+				name: 'type',
+				type: 'options',
+				default: 'auto',
+				description: 'Must match the header of the templates that will use this media',
+				options: [
+					{ name: "From the File's MIME Type", value: 'auto' },
+					{ name: 'Document', value: 'document' },
+					{ name: 'Image', value: 'image' },
+					{ name: 'Video', value: 'video' },
+				],
+			},
+		],
+	},
+];
+
+export async function execute(
+	this: IExecuteFunctions,
+	itemIndex: number,
+	state: ExecutionState,
+): Promise<IDataObject> {
+	const phoneNumberId = this.getNodeParameter('senderNumber', itemIndex, '', {
+		extractValue: true,
+	}) as string;
+	const field = this.getNodeParameter('binaryPropertyName', itemIndex, 'data') as string;
+	const options = this.getNodeParameter('options', itemIndex, {}) as {
+		fileName?: string;
+		type?: string;
+	};
+	const type =
+		options.type && options.type !== 'auto'
+			? (options.type as 'document' | 'image' | 'video')
+			: undefined;
+	const fileName = options.fileName?.trim() || undefined;
+	const record = await uploadOnce(this, itemIndex, state, phoneNumberId, field, { type, fileName });
+	return toJson(record);
+}

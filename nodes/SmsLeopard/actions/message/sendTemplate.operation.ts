@@ -1,0 +1,266 @@
+/**
+ * Message > Send Template: one approved template to one recipient per item. Variables are defined
+ * field by field (the node builds `component_list`) or given as JSON; a header file can be a media ID
+ * or a binary field, uploaded once per execution however many items use it.
+ */
+import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import type { ButtonValue, PlaceholderValue, TemplateVariables } from '../../client';
+import { headerMediaFields, resolveHeaderMedia } from '../../helpers/header-media';
+import { senderNumberField, templateField } from '../common.fields';
+import type { ExecutionState } from '../operation';
+
+const show = { resource: ['message'], operation: ['sendTemplate'] };
+
+const placeholderEntry = (what: string): INodeProperties['options'] => [
+	{
+		displayName: 'Variable',
+		name: 'variable',
+		values: [
+			{
+				displayName: 'Placeholder Number',
+				name: 'placeholder',
+				type: 'number',
+				default: 1,
+				typeOptions: { minValue: 1 },
+				description: `The n of {{n}} in the ${what}`,
+			},
+			{
+				displayName: 'Value',
+				name: 'value',
+				type: 'string',
+				default: '',
+				description: 'The text that replaces the placeholder',
+			},
+		],
+	},
+];
+
+export const description: INodeProperties[] = [
+	{ ...senderNumberField, displayOptions: { show } },
+	{ ...templateField, displayOptions: { show } },
+	{
+		displayName: 'Recipient',
+		name: 'destination',
+		type: 'string',
+		default: '',
+		required: true,
+		placeholder: 'e.g. +254712345678',
+		description:
+			'Phone number of the recipient: international format with or without +, or local format',
+		displayOptions: { show },
+	},
+	{
+		displayName: 'Variables',
+		name: 'variablesMode',
+		type: 'options',
+		default: 'define',
+		options: [
+			{
+				name: 'Define Below',
+				value: 'define',
+				description: 'Fill header, body and button variables field by field',
+			},
+			{
+				name: 'Using JSON',
+				value: 'json',
+				description: 'Give the component_list JSON yourself',
+			},
+		],
+		displayOptions: { show },
+	},
+	{
+		displayName: 'Header Variables',
+		name: 'headerVariables',
+		type: 'fixedCollection',
+		typeOptions: { multipleValues: true },
+		placeholder: 'Add Header Variable',
+		default: {},
+		description: 'Values for {{n}} placeholders of a text header',
+		options: placeholderEntry('header'),
+		displayOptions: { show: { ...show, variablesMode: ['define'] } },
+	},
+	{
+		displayName: 'Body Variables',
+		name: 'bodyVariables',
+		type: 'fixedCollection',
+		typeOptions: { multipleValues: true },
+		placeholder: 'Add Body Variable',
+		default: {},
+		description:
+			'Values for the {{1}}, {{2}}, ... placeholders of the template body. Every one is required.',
+		options: placeholderEntry('body'),
+		displayOptions: { show: { ...show, variablesMode: ['define'] } },
+	},
+	{
+		displayName: 'Buttons',
+		name: 'buttons',
+		type: 'fixedCollection',
+		typeOptions: { multipleValues: true },
+		placeholder: 'Add Button Value',
+		default: {},
+		description:
+			'Values for buttons. Phone number and Flow buttons take none: they are sent as approved.',
+		options: [
+			{
+				displayName: 'Button',
+				name: 'button',
+				values: [
+					{
+						displayName: 'Kind',
+						name: 'kind',
+						type: 'options',
+						default: 'url',
+						options: [
+							{
+								name: 'URL Placeholder',
+								value: 'url',
+								description:
+									"The value replacing {{1}} in a URL button's link: only that part, not the whole URL",
+							},
+							{
+								name: 'Quick Reply Payload',
+								value: 'quickReply',
+								description:
+									'Returned in the webhook when the button is tapped; the button text stays as approved',
+							},
+							{
+								name: 'Authentication Code',
+								value: 'authCode',
+								description: "The one-time code of an authentication template's copy-code button",
+							},
+							{
+								name: 'Placeholder Number',
+								value: 'placeholder',
+								description: 'A button variable addressed by its placeholder number',
+							},
+						],
+					},
+					{
+						displayName: 'Button Position',
+						name: 'index',
+						type: 'number',
+						default: 0,
+						typeOptions: { minValue: 0 },
+						description: 'Position of the button in the template, the first being 0',
+						displayOptions: { show: { kind: ['url', 'quickReply'] } },
+					},
+					{
+						displayName: 'Placeholder Number',
+						name: 'placeholder',
+						type: 'number',
+						default: 1,
+						typeOptions: { minValue: 1 },
+						displayOptions: { show: { kind: ['placeholder'] } },
+					},
+					{
+						displayName: 'Value',
+						name: 'value',
+						type: 'string',
+						default: '',
+					},
+				],
+			},
+		],
+		displayOptions: { show: { ...show, variablesMode: ['define'] } },
+	},
+	{
+		displayName: 'Components (JSON)',
+		name: 'componentList',
+		type: 'json',
+		default:
+			'{\n  "components": [\n    {\n      "component_type": "BODY",\n      "fields": [{ "name": "1", "value": "" }]\n    }\n  ]\n}',
+		description:
+			'The component_list of the send request: HEADER, BODY and BUTTONS components with {name, value} fields. Button names may be a placeholder number, or index-targeted names such as button:0 or quick_reply:1 (see the README).',
+		displayOptions: { show: { ...show, variablesMode: ['json'] } },
+	},
+	...headerMediaFields(show),
+];
+
+type Entries<T> = { variable?: T[]; button?: T[] };
+
+function placeholderValues(raw: Entries<PlaceholderValue>): PlaceholderValue[] {
+	return (raw.variable ?? []).map((entry) => ({
+		placeholder: entry.placeholder,
+		value: entry.value,
+	}));
+}
+
+interface ButtonEntry {
+	kind: 'url' | 'quickReply' | 'authCode' | 'placeholder';
+	index?: number;
+	placeholder?: number;
+	value: string;
+}
+
+function buttonValues(raw: Entries<ButtonEntry>): ButtonValue[] {
+	return (raw.button ?? []).map((entry) => {
+		switch (entry.kind) {
+			case 'quickReply':
+				return { kind: 'quickReply', index: entry.index ?? 0, value: entry.value };
+			case 'authCode':
+				// Rule 11: the code goes in BUTTONS under the placeholder number of the copy-code button.
+				return { kind: 'placeholder', placeholder: 1, value: entry.value };
+			case 'placeholder':
+				return { kind: 'placeholder', placeholder: entry.placeholder ?? 1, value: entry.value };
+			default:
+				return { kind: 'url', index: entry.index ?? 0, value: entry.value };
+		}
+	});
+}
+
+export function readDefinedVariables(
+	context: IExecuteFunctions,
+	itemIndex: number,
+): TemplateVariables {
+	return {
+		header: placeholderValues(
+			context.getNodeParameter('headerVariables', itemIndex, {}) as Entries<PlaceholderValue>,
+		),
+		body: placeholderValues(
+			context.getNodeParameter('bodyVariables', itemIndex, {}) as Entries<PlaceholderValue>,
+		),
+		buttons: buttonValues(
+			context.getNodeParameter('buttons', itemIndex, {}) as Entries<ButtonEntry>,
+		),
+	};
+}
+
+export async function execute(
+	this: IExecuteFunctions,
+	itemIndex: number,
+	state: ExecutionState,
+): Promise<IDataObject> {
+	const phoneNumberId = this.getNodeParameter('senderNumber', itemIndex, '', {
+		extractValue: true,
+	}) as string;
+	const templateId = this.getNodeParameter('template', itemIndex, '', {
+		extractValue: true,
+	}) as string;
+	const destination = this.getNodeParameter('destination', itemIndex, '') as string;
+	const mode = this.getNodeParameter('variablesMode', itemIndex, 'define') as string;
+	const variables = mode === 'define' ? readDefinedVariables(this, itemIndex) : undefined;
+	const componentList =
+		mode === 'json' ? this.getNodeParameter('componentList', itemIndex, '') : undefined;
+	const media = await resolveHeaderMedia(this, itemIndex, state, phoneNumberId);
+	const result = await state.client.sendTemplate({
+		phoneNumberId,
+		templateId,
+		destination,
+		variables,
+		componentList,
+		mediaId: media.mediaId,
+		fileName: media.fileName,
+	});
+	const [first] = result.recipients;
+	return {
+		messageId: first.id,
+		status: first.status,
+		cost: first.cost,
+		number: first.number,
+		templateId,
+		phoneNumberId,
+		...(media.mediaId ? { mediaId: media.mediaId } : {}),
+		...(media.uploaded ? { media: media.uploaded as IDataObject } : {}),
+		recipients: result.recipients as IDataObject[],
+	};
+}

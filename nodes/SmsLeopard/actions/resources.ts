@@ -1,0 +1,44 @@
+/** The node's resources, their operations, and the Resource selector. */
+import type { INodeProperties } from 'n8n-workflow';
+import * as contact from './contact';
+import * as group from './group';
+import * as media from './media';
+import * as message from './message';
+import type { Operation } from './operation';
+import * as senderNumber from './senderNumber';
+import * as template from './template';
+
+export const resources: Record<string, Record<string, Operation>> = {
+	message: message.operations,
+	media: media.operations,
+	contact: contact.operations,
+	group: group.operations,
+	senderNumber: senderNumber.operations,
+	template: template.operations,
+};
+
+export const resourceSelector: INodeProperties = {
+	displayName: 'Resource',
+	name: 'resource',
+	type: 'options',
+	noDataExpression: true,
+	options: [
+		{ name: 'Contact', value: 'contact' },
+		{ name: 'Group', value: 'group' },
+		{ name: 'Media', value: 'media' },
+		{ name: 'Message', value: 'message' },
+		{ name: 'Sender Number', value: 'senderNumber' },
+		{ name: 'Template', value: 'template' },
+	],
+	default: 'message',
+};
+
+export const properties: INodeProperties[] = [
+	resourceSelector,
+	...message.description,
+	...media.description,
+	...contact.description,
+	...group.description,
+	...senderNumber.description,
+	...template.description,
+];

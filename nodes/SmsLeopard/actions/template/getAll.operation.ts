@@ -1,0 +1,45 @@
+/** Template > Get Many: a sender number's templates, with what each needs at send time. */
+import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import { describeTemplate } from '../../client';
+import { findSender } from '../../helpers/senders';
+import { senderNumberField } from '../common.fields';
+import { toJson } from '../../helpers/output';
+import type { ExecutionState } from '../operation';
+
+const show = { resource: ['template'], operation: ['getAll'] };
+
+export const description: INodeProperties[] = [
+	{ ...senderNumberField, displayOptions: { show } },
+	{
+		displayName: 'Approved Only',
+		name: 'approvedOnly',
+		type: 'boolean',
+		default: true,
+		description: 'Whether to return only approved templates, the only ones that can be sent',
+		displayOptions: { show },
+	},
+];
+
+export async function execute(
+	this: IExecuteFunctions,
+	itemIndex: number,
+	state: ExecutionState,
+): Promise<IDataObject[]> {
+	const phoneNumberId = this.getNodeParameter('senderNumber', itemIndex, '', {
+		extractValue: true,
+	}) as string;
+	const approvedOnly = this.getNodeParameter('approvedOnly', itemIndex, true) as boolean;
+	const sender = await findSender(state.client, phoneNumberId);
+	const templates = await state.client.listTemplates(sender.id);
+	return templates
+		.map((template) => ({ template, described: describeTemplate(template) }))
+		.filter(({ described }) => !approvedOnly || described.approved)
+		.map(({ template, described }) =>
+			toJson({
+				...template,
+				bodyPlaceholders: described.bodyPlaceholders,
+				headerFormat: described.header?.format ?? null,
+				buttons: described.buttons,
+			}),
+		);
+}

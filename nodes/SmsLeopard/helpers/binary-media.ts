@@ -1,0 +1,67 @@
+/**
+ * Reads a file from an item's binary field as an upload source. In filesystem (or S3) mode the file
+ * streams from n8n's binary store and only its size is known up front; in the default mode the data
+ * already sits in the item as base64 and is decoded once.
+ */
+import { createHash } from 'crypto';
+import { PassThrough, type Readable } from 'stream';
+import type { IBinaryData, IExecuteFunctions } from 'n8n-workflow';
+import type { MediaSource } from '../client';
+
+export interface BinaryMedia {
+	source: MediaSource;
+	/** Identifies the file's content for the per-execution upload cache. */
+	key: string;
+	fileName: string;
+	mimeType: string;
+}
+
+/** A stream handed out at once and fed when n8n's asynchronous binary stream is ready. */
+function deferredStream(open: () => Promise<Readable>): Readable {
+	const stream = new PassThrough();
+	open().then(
+		(source) => {
+			source.on('error', (error) => stream.destroy(error));
+			source.pipe(stream);
+		},
+		(error: Error) => stream.destroy(error),
+	);
+	return stream;
+}
+
+function fallbackName(binary: IBinaryData, field: string): string {
+	if (binary.fileName) return binary.fileName;
+	return binary.fileExtension ? `${field}.${binary.fileExtension}` : field;
+}
+
+export async function readBinaryMedia(
+	context: IExecuteFunctions,
+	itemIndex: number,
+	field: string,
+): Promise<BinaryMedia> {
+	const binary = context.helpers.assertBinaryData(itemIndex, field);
+	const fileName = fallbackName(binary, field);
+	const mimeType = binary.mimeType;
+	if (binary.id) {
+		const id = binary.id;
+		const metadata = await context.helpers.getBinaryMetadata(id);
+		return {
+			key: `id:${id}`,
+			fileName,
+			mimeType,
+			source: {
+				fileName,
+				mimeType,
+				length: metadata.fileSize,
+				open: () => deferredStream(async () => await context.helpers.getBinaryStream(id)),
+			},
+		};
+	}
+	const data = await context.helpers.getBinaryDataBuffer(itemIndex, field);
+	return {
+		key: `sha256:${createHash('sha256').update(data).digest('hex')}`,
+		fileName,
+		mimeType,
+		source: { data, fileName, mimeType },
+	};
+}

@@ -1,0 +1,44 @@
+/**
+ * The client names fields by its own input (`variables.body[1].value`); users know the node's field
+ * labels ("Body Variables", "Recipient"). This maps one to the other for error messages.
+ */
+const LABELS: Array<[RegExp, (match: RegExpExecArray) => string]> = [
+	[/^destination$/, () => 'Recipient'],
+	[/^phoneNumberId$/, () => 'Sender Number'],
+	[/^templateId$/, () => 'Template'],
+	[/^mediaId$/, () => 'Header Media ID'],
+	[/^fileName$/, () => 'File Name'],
+	[/^componentList(.*)$/, (m) => `Components (JSON)${m[1] ? ` ${m[1]}` : ''}`],
+	[
+		/^variables\.header\[(\d+)\](?:\.(\w+))?$/,
+		(m) => `Header Variables, entry ${Number(m[1]) + 1}${m[2] ? ` (${m[2]})` : ''}`,
+	],
+	[
+		/^variables\.body\[(\d+)\](?:\.(\w+))?$/,
+		(m) => `Body Variables, entry ${Number(m[1]) + 1}${m[2] ? ` (${m[2]})` : ''}`,
+	],
+	[
+		/^variables\.buttons\[(\d+)\](?:\.(\w+))?$/,
+		(m) => `Buttons, entry ${Number(m[1]) + 1}${m[2] ? ` (${m[2]})` : ''}`,
+	],
+	[/^file(\..*)?$/, () => 'Input Binary Field'],
+	[/^type$/, () => 'Media Type'],
+	[/^phoneNumber$/, () => 'Phone Number'],
+	[/^email$/, () => 'Email'],
+	[/^name$/, () => 'Name'],
+	[/^groupIds(\[\d+\])?$/, () => 'Groups'],
+	[
+		/^customAttributes\[(\d+)\](?:\.(\w+))?$/,
+		(m) => `Custom Attributes, entry ${Number(m[1]) + 1}${m[2] ? ` (${m[2]})` : ''}`,
+	],
+	[/^contactId$/, () => 'Contact ID'],
+	[/^senderId$/, () => 'Sender Number'],
+];
+
+export function fieldLabel(field: string): string {
+	for (const [pattern, label] of LABELS) {
+		const match = pattern.exec(field);
+		if (match) return label(match);
+	}
+	return field;
+}

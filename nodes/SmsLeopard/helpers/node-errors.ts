@@ -1,0 +1,110 @@
+/**
+ * Turns the client's typed errors into n8n errors that name the item, the field and what to do, and
+ * into the error item that "Continue On Fail" outputs. Nothing here copies request headers, so the
+ * credential never reaches an error or an output item.
+ */
+import {
+	type IDataObject,
+	type INode,
+	type JsonObject,
+	NodeApiError,
+	NodeOperationError,
+} from 'n8n-workflow';
+import {
+	SmsLeopardApiError,
+	SmsLeopardConnectionError,
+	SmsLeopardResponseError,
+	SmsLeopardValidationError,
+} from '../client';
+import { fieldLabel } from './field-labels';
+
+export function describeValidation(error: SmsLeopardValidationError): string {
+	return error.issues
+		.map((issue) => (issue.field ? `"${fieldLabel(issue.field)}" ${issue.message}` : issue.message))
+		.join('; ');
+}
+
+/** An n8n error for a failed item; `extraDescription` adds context such as what was already sent. */
+export function toNodeError(
+	node: INode,
+	error: unknown,
+	itemIndex: number,
+	extraDescription?: string,
+): NodeApiError | NodeOperationError {
+	const suffix = extraDescription ? `\n\n${extraDescription}` : '';
+	if (error instanceof NodeApiError || error instanceof NodeOperationError) {
+		if (suffix) error.description = `${error.description ?? ''}${suffix}`;
+		return error;
+	}
+	if (error instanceof SmsLeopardValidationError) {
+		return new NodeOperationError(
+			node,
+			`Invalid input in item ${itemIndex}: ${describeValidation(error)}`,
+			{
+				itemIndex,
+				description: `Nothing was sent for item ${itemIndex}. Correct the field named above (or the expression that fills it) and run again.${suffix}`,
+			},
+		);
+	}
+	if (error instanceof SmsLeopardApiError) {
+		return new NodeApiError(node, { message: error.apiMessage, code: error.code } as JsonObject, {
+			message: error.message,
+			description: `Item ${itemIndex}: SMSLeopard answered HTTP ${error.status} (${error.code}): ${error.apiMessage}${suffix}`,
+			httpCode: String(error.status),
+			itemIndex,
+		});
+	}
+	if (error instanceof SmsLeopardConnectionError) {
+		return new NodeApiError(node, { message: error.message, code: error.causeCode } as JsonObject, {
+			message: error.message,
+			description: `Item ${itemIndex}: no answer from SMSLeopard. Check the URLs of the credential and the network.${error.requestSent ? ' The request may have reached the service: check before sending it again.' : ''}${suffix}`,
+			itemIndex,
+		});
+	}
+	if (error instanceof SmsLeopardResponseError) {
+		return new NodeOperationError(node, error.message, {
+			itemIndex,
+			description: suffix.trim() || undefined,
+		});
+	}
+	const message = error instanceof Error ? error.message : String(error);
+	return new NodeOperationError(node, message, {
+		itemIndex,
+		description: suffix.trim() || undefined,
+	});
+}
+
+/** The json of the item "Continue On Fail" outputs in place of a failed one. */
+export function errorItemJson(error: unknown): IDataObject {
+	if (error instanceof SmsLeopardValidationError) {
+		return {
+			error: describeValidation(error),
+			errorKind: 'validation',
+			fields: error.issues.map((issue) => fieldLabel(issue.field)),
+		};
+	}
+	if (error instanceof SmsLeopardApiError) {
+		return {
+			error: error.message,
+			errorKind: error.kind,
+			httpStatus: error.status,
+			code: error.code,
+		};
+	}
+	if (error instanceof SmsLeopardConnectionError) {
+		return {
+			error: error.message,
+			errorKind: 'connection',
+			code: error.causeCode,
+			mayHaveBeenSent: error.requestSent,
+		};
+	}
+	if (error instanceof NodeApiError) {
+		return {
+			error: error.message,
+			httpStatus: error.httpCode ? Number(error.httpCode) : undefined,
+			description: error.description ?? undefined,
+		};
+	}
+	return { error: error instanceof Error ? error.message : String(error) };
+}

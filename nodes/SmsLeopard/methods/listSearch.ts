@@ -1,0 +1,53 @@
+/**
+ * The "From List" pickers: sender numbers (shown as the number with its phone_number_id, valued by
+ * the phone_number_id) and the approved templates of the chosen sender (name, language, category).
+ */
+import type { ILoadOptionsFunctions, INodeListSearchResult } from 'n8n-workflow';
+import { describeTemplate } from '../client';
+import { findSender } from '../helpers/senders';
+import { clientForNode } from '../transport/client-for-node';
+
+function matches(filter: string | undefined, ...texts: Array<string | undefined | null>): boolean {
+	if (!filter) return true;
+	const wanted = filter.trim().toLowerCase();
+	return texts.some((text) => (text ?? '').toLowerCase().includes(wanted));
+}
+
+export async function searchSenderNumbers(
+	this: ILoadOptionsFunctions,
+	filter?: string,
+): Promise<INodeListSearchResult> {
+	const client = await clientForNode(this);
+	const senders = await client.listSenderNumbers();
+	return {
+		results: senders
+			.filter((sender) => matches(filter, sender.phone_number, sender.phone_number_id))
+			.map((sender) => ({
+				name: `${sender.phone_number ?? 'Sender ' + sender.id} (phone_number_id ${sender.phone_number_id})`,
+				value: sender.phone_number_id,
+			})),
+	};
+}
+
+export async function searchTemplates(
+	this: ILoadOptionsFunctions,
+	filter?: string,
+): Promise<INodeListSearchResult> {
+	const phoneNumberId = this.getCurrentNodeParameter('senderNumber', { extractValue: true }) as
+		string | undefined;
+	if (!phoneNumberId) return { results: [] };
+	const client = await clientForNode(this);
+	const sender = await findSender(client, phoneNumberId);
+	const templates = (await client.listTemplates(sender.id)).map(describeTemplate);
+	return {
+		results: templates
+			.filter((template) => template.approved)
+			.filter((template) =>
+				matches(filter, template.name, template.id, template.category, template.language),
+			)
+			.map((template) => ({
+				name: `${template.name} (${[template.language, template.category].filter(Boolean).join(', ')})`,
+				value: template.id,
+			})),
+	};
+}

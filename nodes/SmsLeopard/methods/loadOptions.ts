@@ -1,0 +1,17 @@
+/** Options loaded from the account: the groups a new contact can join (every page). */
+import type { ILoadOptionsFunctions, INodePropertyOptions } from 'n8n-workflow';
+import { clientForNode } from '../transport/client-for-node';
+
+export async function getGroups(this: ILoadOptionsFunctions): Promise<INodePropertyOptions[]> {
+	const client = await clientForNode(this);
+	const groups = await client.getAllGroups({ per: 100 });
+	return groups
+		.map((group) => ({
+			name: group.name
+				? `${group.name} (${group.total_contacts ?? 0} contacts)`
+				: `Group ${group.id}`,
+			value: group.id,
+			description: group.description || undefined,
+		}))
+		.sort((a, b) => a.name.localeCompare(b.name));
+}

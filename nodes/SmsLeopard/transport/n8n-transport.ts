@@ -1,0 +1,101 @@
+/**
+ * The client's transport inside n8n: every request goes through `httpRequestWithAuthentication`,
+ * so n8n adds the credential's Basic authentication and applies its proxy and logging settings.
+ * HTTP statuses come back as answers (the client maps them); only a missing answer is thrown, as a
+ * connection error that never carries the request's headers (they hold the credentials).
+ */
+import type {
+	IExecuteFunctions,
+	IHttpRequestMethods,
+	IHttpRequestOptions,
+	ILoadOptionsFunctions,
+} from 'n8n-workflow';
+import {
+	SmsLeopardConnectionError,
+	type Transport,
+	type TransportRequest,
+	type TransportResponse,
+	encodeMultipart,
+} from '../client';
+
+export const CREDENTIAL_TYPE = 'smsLeopardApi';
+
+/** Failures that happen before a request leaves the machine: it surely did not reach the server. */
+const NOT_SENT_CODES = new Set([
+	'ECONNREFUSED',
+	'ENOTFOUND',
+	'EAI_AGAIN',
+	'EHOSTUNREACH',
+	'ENETUNREACH',
+	'ERR_INVALID_URL',
+	'ERR_BAD_OPTION_VALUE',
+]);
+
+function causeCode(error: unknown): string {
+	let current: unknown = error;
+	for (let depth = 0; depth < 4 && current && typeof current === 'object'; depth++) {
+		const code = (current as { code?: unknown }).code;
+		if (typeof code === 'string' && code !== '') return code;
+		current = (current as { cause?: unknown }).cause;
+	}
+	return 'ECONNECTION';
+}
+
+function lowerCaseHeaders(headers: unknown): Record<string, string | undefined> {
+	const result: Record<string, string | undefined> = {};
+	if (headers && typeof headers === 'object') {
+		for (const [name, value] of Object.entries(headers as Record<string, unknown>)) {
+			result[name.toLowerCase()] = Array.isArray(value)
+				? value.join(', ')
+				: value === undefined
+					? undefined
+					: String(value);
+		}
+	}
+	return result;
+}
+
+export class N8nTransport implements Transport {
+	constructor(private readonly context: IExecuteFunctions | ILoadOptionsFunctions) {}
+
+	async request(request: TransportRequest): Promise<TransportResponse> {
+		const options: IHttpRequestOptions = {
+			method: request.method as IHttpRequestMethods,
+			url: request.url,
+			qs: request.query,
+			returnFullResponse: true,
+			ignoreHttpStatusErrors: true,
+			json: true,
+			timeout: request.timeoutMs,
+		};
+		if (request.body?.type === 'json') {
+			options.body = request.body.data as IHttpRequestOptions['body'];
+			options.headers = { 'content-type': 'application/json' };
+		} else if (request.body?.type === 'multipart') {
+			const { form, headers } = encodeMultipart(request.body.fields, request.body.file);
+			options.body = form;
+			options.headers = headers;
+			options.json = false;
+		}
+		let response: { statusCode?: number; headers?: unknown; body?: unknown };
+		try {
+			response = await this.context.helpers.httpRequestWithAuthentication.call(
+				this.context,
+				CREDENTIAL_TYPE,
+				options,
+			);
+		} catch (error) {
+			const code = causeCode(error);
+			throw new SmsLeopardConnectionError(
+				`Could not reach ${new URL(request.url).origin} (${code})`,
+				{
+					requestSent: !NOT_SENT_CODES.has(code),
+					causeCode: code,
+				},
+			);
+		}
+		let body = response.body;
+		if (Buffer.isBuffer(body)) body = body.toString('utf8');
+		return { status: response.statusCode ?? 0, headers: lowerCaseHeaders(response.headers), body };
+	}
+}
