@@ -6,7 +6,7 @@ import type {
 } from 'n8n-workflow';
 import { properties } from './actions/resources';
 import { route } from './actions/router';
-import { listSearch, loadOptions } from './methods';
+import { listSearch, loadOptions, resourceMapping } from './methods';
 
 /**
  * SMSLeopard: WhatsApp template messages, header media, contacts and groups. The description lives in
@@ -29,7 +29,7 @@ export class SmsLeopard implements INodeType {
 		properties,
 	};
 
-	methods = { listSearch, loadOptions };
+	methods = { listSearch, loadOptions, resourceMapping };
 
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 		return await route.call(this);

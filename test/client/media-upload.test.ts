@@ -19,7 +19,10 @@ function generatedFile(size: number, chunkSize = 64 * 1024): Readable {
 	const chunk = Buffer.alloc(chunkSize, 0x41);
 	return new Readable({
 		read() {
-			if (remaining <= 0) return this.push(null);
+			if (remaining <= 0) {
+				this.push(null);
+				return;
+			}
 			const length = Math.min(chunkSize, remaining);
 			remaining -= length;
 			this.push(length === chunkSize ? chunk : chunk.subarray(0, length));

@@ -6,7 +6,7 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 import { errorItemJson, toNodeError } from '../helpers/node-errors';
 import { clientForNode } from '../transport/client-for-node';
-import type { ExecutionState } from './operation';
+import { type ExecutionState, newExecutionState } from './operation';
 import { resources } from './resources';
 
 function summariseDone(done: Array<{ itemIndex: number; json: IDataObject }>): string | undefined {
@@ -31,7 +31,7 @@ export async function route(this: IExecuteFunctions): Promise<INodeExecutionData
 			0,
 		);
 	}
-	const state: ExecutionState = { client: await clientForNode(this), uploads: new Map() };
+	const state: ExecutionState = newExecutionState(await clientForNode(this));
 	const output: INodeExecutionData[] = [];
 	const done: Array<{ itemIndex: number; json: IDataObject }> = [];
 	for (let itemIndex = 0; itemIndex < items.length; itemIndex++) {

@@ -26,3 +26,8 @@ export * from './templates';
 export { prepareUpload } from './media';
 export { DEFAULT_RETRY, type RetryOptions, type Sleep } from './retry';
 export { encodeMultipart } from './multipart';
+export {
+	checkAgainstTemplate,
+	headerMediaCategory,
+	type TemplateCheckContext,
+} from './template-rules';

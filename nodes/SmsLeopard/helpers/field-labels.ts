@@ -6,7 +6,10 @@ const LABELS: Array<[RegExp, (match: RegExpExecArray) => string]> = [
 	[/^destination$/, () => 'Recipient'],
 	[/^phoneNumberId$/, () => 'Sender Number'],
 	[/^templateId$/, () => 'Template'],
-	[/^mediaId$/, () => 'Header Media ID'],
+	[/^mediaId$/, () => 'Header Media'],
+	[/^(body|header) (\{\{\d+\}\})$/, (m) => `${m[1] === 'body' ? 'Body' : 'Header'} ${m[2]}`],
+	[/^header$/, () => 'Header Variables'],
+	[/^button (\S+)$/, (m) => `Button ${m[1]}`],
 	[/^fileName$/, () => 'File Name'],
 	[/^componentList(.*)$/, (m) => `Components (JSON)${m[1] ? ` ${m[1]}` : ''}`],
 	[

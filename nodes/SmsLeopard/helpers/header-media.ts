@@ -1,12 +1,13 @@
 /**
  * The header file of a send: none, a media ID from an earlier upload, or a file from the item's binary
- * data, uploaded first. Uploads are shared across the items of one execution: the same file for the
- * same sender is uploaded once, however many recipients get it.
+ * data, uploaded first. Planning reads what is needed to check the item (the file's type and size)
+ * without uploading; the upload happens only once the item passed its checks. Uploads are shared
+ * across the items of one execution: the same file for the same sender is uploaded once.
  */
 import type { IDisplayOptions, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
-import type { MediaRecord } from '../client';
+import { type MediaCategory, type MediaRecord, categoryOfMimeType, prepareUpload } from '../client';
 import type { ExecutionState } from '../actions/operation';
-import { readBinaryMedia } from './binary-media';
+import { type BinaryMedia, readBinaryMedia } from './binary-media';
 
 export function headerMediaFields(show: NonNullable<IDisplayOptions['show']>): INodeProperties[] {
 	return [
@@ -62,41 +63,49 @@ export function headerMediaFields(show: NonNullable<IDisplayOptions['show']>): I
 	];
 }
 
-export interface HeaderMedia {
+export interface HeaderMediaPlan {
+	/** Known now for a media ID; after `upload()` for a binary file. */
 	mediaId?: string;
 	fileName?: string;
-	/** The media record when this item's file was uploaded (or reused from an earlier item). */
-	uploaded?: MediaRecord;
+	/** The media's category, when known before sending. */
+	category?: MediaCategory;
+	/** Uploads the item's file (once per execution) and returns its record. */
+	upload?: () => Promise<MediaRecord>;
 }
 
-export async function resolveHeaderMedia(
+export async function planHeaderMedia(
 	context: IExecuteFunctions,
 	itemIndex: number,
 	state: ExecutionState,
 	phoneNumberId: string,
-): Promise<HeaderMedia> {
+): Promise<HeaderMediaPlan> {
 	const choice = context.getNodeParameter('headerMedia', itemIndex, 'none') as string;
 	if (choice === 'none') return {};
 	const fileName =
 		((context.getNodeParameter('fileName', itemIndex, '') as string) || '').trim() || undefined;
 	if (choice === 'mediaId') {
 		const mediaId = (context.getNodeParameter('mediaId', itemIndex, '') as string).trim();
-		return { mediaId, fileName };
+		return { mediaId, fileName, category: state.mediaCategories.get(mediaId) };
 	}
 	const field = context.getNodeParameter('binaryPropertyName', itemIndex, 'data') as string;
-	const uploaded = await uploadOnce(context, itemIndex, state, phoneNumberId, field);
-	return { mediaId: uploaded.media_id, fileName, uploaded };
+	const media = await readBinaryMedia(context, itemIndex, field);
+	// Type and size are checked now, before the item's other checks decide whether to upload.
+	const prepared = prepareUpload({ phoneNumberId, file: media.source });
+	return {
+		fileName,
+		category: categoryOfMimeType(media.mimeType),
+		mediaId: undefined,
+		upload: async () =>
+			await uploadShared(state, phoneNumberId, media, { type: prepared.category }),
+	};
 }
 
-export async function uploadOnce(
-	context: IExecuteFunctions,
-	itemIndex: number,
+export async function uploadShared(
 	state: ExecutionState,
 	phoneNumberId: string,
-	field: string,
-	options: { type?: 'document' | 'image' | 'video'; fileName?: string } = {},
+	media: BinaryMedia,
+	options: { type?: MediaCategory; fileName?: string } = {},
 ): Promise<MediaRecord> {
-	const media = await readBinaryMedia(context, itemIndex, field);
 	const key = [
 		phoneNumberId,
 		media.key,
@@ -116,5 +125,20 @@ export async function uploadOnce(
 		// A failed upload is not cached: the next item that needs the file tries again.
 		upload.catch(() => state.uploads.delete(key));
 	}
-	return await upload;
+	const record = await upload;
+	const category = categoryOfMimeType(record.mime_type ?? media.mimeType);
+	if (category) state.mediaCategories.set(record.media_id, category);
+	return record;
+}
+
+export async function uploadFromItem(
+	context: IExecuteFunctions,
+	itemIndex: number,
+	state: ExecutionState,
+	phoneNumberId: string,
+	field: string,
+	options: { type?: MediaCategory; fileName?: string } = {},
+): Promise<MediaRecord> {
+	const media = await readBinaryMedia(context, itemIndex, field);
+	return await uploadShared(state, phoneNumberId, media, options);
 }

@@ -1,6 +1,6 @@
 /** Media > Upload: a file from the item's binary data, streamed to SMSLeopard; outputs its media_id. */
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
-import { uploadOnce } from '../../helpers/header-media';
+import { uploadFromItem } from '../../helpers/header-media';
 import { senderNumberField } from '../common.fields';
 import { toJson } from '../../helpers/output';
 import type { ExecutionState } from '../operation';
@@ -75,6 +75,9 @@ export async function execute(
 			? (options.type as 'document' | 'image' | 'video')
 			: undefined;
 	const fileName = options.fileName?.trim() || undefined;
-	const record = await uploadOnce(this, itemIndex, state, phoneNumberId, field, { type, fileName });
+	const record = await uploadFromItem(this, itemIndex, state, phoneNumberId, field, {
+		type,
+		fileName,
+	});
 	return toJson(record);
 }

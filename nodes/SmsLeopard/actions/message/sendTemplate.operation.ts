@@ -4,8 +4,17 @@
  * or a binary field, uploaded once per execution however many items use it.
  */
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
-import type { ButtonValue, PlaceholderValue, TemplateVariables } from '../../client';
-import { headerMediaFields, resolveHeaderMedia } from '../../helpers/header-media';
+import {
+	type ButtonValue,
+	type PlaceholderValue,
+	SmsLeopardValidationError,
+	type TemplateVariables,
+	buildSendTemplateBody,
+	checkAgainstTemplate,
+} from '../../client';
+import { headerMediaFields, planHeaderMedia } from '../../helpers/header-media';
+import { variablesFromMappedValues } from '../../helpers/template-fields';
+import { templateFor } from '../../helpers/template-lookup';
 import { senderNumberField, templateField } from '../common.fields';
 import type { ExecutionState } from '../operation';
 
@@ -53,8 +62,13 @@ export const description: INodeProperties[] = [
 		displayName: 'Variables',
 		name: 'variablesMode',
 		type: 'options',
-		default: 'define',
+		default: 'template',
 		options: [
+			{
+				name: 'From the Template',
+				value: 'template',
+				description: 'Fill exactly the fields the chosen template needs',
+			},
 			{
 				name: 'Define Below',
 				value: 'define',
@@ -67,6 +81,27 @@ export const description: INodeProperties[] = [
 			},
 		],
 		displayOptions: { show },
+	},
+	{
+		displayName: 'Template Fields',
+		name: 'templateFields',
+		type: 'resourceMapper',
+		noDataExpression: true,
+		default: { mappingMode: 'defineBelow', value: null },
+		required: true,
+		typeOptions: {
+			loadOptionsDependsOn: ['senderNumber.value', 'template.value'],
+			resourceMapper: {
+				resourceMapperMethod: 'getTemplateFields',
+				mode: 'add',
+				fieldWords: { singular: 'field', plural: 'fields' },
+				addAllFields: true,
+				multiKeyMatch: false,
+				supportAutoMap: false,
+				noFieldsError: 'This template has no variables to fill: it is sent as approved.',
+			},
+		},
+		displayOptions: { show: { ...show, variablesMode: ['template'] } },
 	},
 	{
 		displayName: 'Header Variables',
@@ -225,32 +260,55 @@ export function readDefinedVariables(
 	};
 }
 
+function readVariables(
+	context: IExecuteFunctions,
+	itemIndex: number,
+	mode: string,
+): { variables?: TemplateVariables; componentList?: unknown } {
+	if (mode === 'json')
+		return { componentList: context.getNodeParameter('componentList', itemIndex, '') };
+	if (mode === 'define') return { variables: readDefinedVariables(context, itemIndex) };
+	const mapped = context.getNodeParameter('templateFields.value', itemIndex, {}) as Record<
+		string,
+		unknown
+	>;
+	return { variables: variablesFromMappedValues(mapped) };
+}
+
 export async function execute(
 	this: IExecuteFunctions,
 	itemIndex: number,
 	state: ExecutionState,
 ): Promise<IDataObject> {
-	const phoneNumberId = this.getNodeParameter('senderNumber', itemIndex, '', {
-		extractValue: true,
-	}) as string;
-	const templateId = this.getNodeParameter('template', itemIndex, '', {
-		extractValue: true,
-	}) as string;
+	const phoneNumberId = String(
+		this.getNodeParameter('senderNumber', itemIndex, '', { extractValue: true }),
+	);
+	const templateId = String(
+		this.getNodeParameter('template', itemIndex, '', { extractValue: true }),
+	);
 	const destination = this.getNodeParameter('destination', itemIndex, '') as string;
-	const mode = this.getNodeParameter('variablesMode', itemIndex, 'define') as string;
-	const variables = mode === 'define' ? readDefinedVariables(this, itemIndex) : undefined;
-	const componentList =
-		mode === 'json' ? this.getNodeParameter('componentList', itemIndex, '') : undefined;
-	const media = await resolveHeaderMedia(this, itemIndex, state, phoneNumberId);
-	const result = await state.client.sendTemplate({
+	const mode = this.getNodeParameter('variablesMode', itemIndex, 'template') as string;
+	const { variables, componentList } = readVariables(this, itemIndex, mode);
+	const media = await planHeaderMedia(this, itemIndex, state, phoneNumberId);
+	const request = {
 		phoneNumberId,
 		templateId,
 		destination,
 		variables,
 		componentList,
-		mediaId: media.mediaId,
+		// Stands in for the media ID an upload will give, so the item is checked before uploading.
+		mediaId: media.mediaId ?? (media.upload ? 'pending-upload' : undefined),
 		fileName: media.fileName,
-	});
+	};
+	const body = buildSendTemplateBody(request);
+	const template = await templateFor(state, phoneNumberId, templateId);
+	if (template) {
+		const issues = checkAgainstTemplate(template, body, { mediaCategory: media.category });
+		if (issues.length > 0) throw new SmsLeopardValidationError(issues);
+	}
+	const uploaded = media.upload ? await media.upload() : undefined;
+	const mediaId = uploaded?.media_id ?? media.mediaId;
+	const result = await state.client.sendTemplate({ ...request, mediaId });
 	const [first] = result.recipients;
 	return {
 		messageId: first.id,
@@ -259,8 +317,8 @@ export async function execute(
 		number: first.number,
 		templateId,
 		phoneNumberId,
-		...(media.mediaId ? { mediaId: media.mediaId } : {}),
-		...(media.uploaded ? { media: media.uploaded as IDataObject } : {}),
+		...(mediaId ? { mediaId } : {}),
+		...(uploaded ? { media: { ...uploaded } as IDataObject } : {}),
 		recipients: result.recipients as IDataObject[],
 	};
 }
