@@ -1,0 +1,78 @@
+// The chat host: send, media upload, and the sender/template listings of the provider notes.
+import { randomBytes } from 'node:crypto';
+import type { SandboxContext } from './context';
+import { readJson } from './json-body';
+import { handleMediaUpload } from './media-upload';
+import { validateSend } from './send-rules';
+import { senderByRecordId } from './senders';
+import type { Exchange, HostDefinition } from './server';
+
+function escapeRegExp(text: string): string {
+	return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
+
+function nextMessageId(ctx: SandboxContext): string {
+	// WhatsApp-style id; the sequence makes it unique, the random tail makes it opaque.
+	ctx.sequences.message += 1;
+	const seq = ctx.sequences.message.toString(16).padStart(8, '0');
+	return `wamid.SBX${seq}${randomBytes(6).toString('hex').toUpperCase()}`;
+}
+
+async function handleSend(ex: Exchange, ctx: SandboxContext): Promise<void> {
+	const body = await readJson(ex);
+	if (!body.ok) return ex.fail(body.problem);
+	ex.record.body = body.value;
+	const plan = validateSend(body.value, ctx.state, ctx.options.channel);
+	if (!plan.ok) return ex.fail(plan.problem);
+	const { destination, template, sender, mediaId, fileName } = plan.value;
+	const id = nextMessageId(ctx);
+	ctx.state.sentMessages.push({
+		id,
+		destination,
+		templateId: template.id,
+		phoneNumberId: sender.phone_number_id,
+		componentList: plan.value.componentList,
+		...(mediaId !== undefined && { mediaId }),
+		...(fileName !== undefined && { fileName }),
+		at: Date.now(),
+	});
+	const counts = ctx.state.sendCountByDestination;
+	counts[destination] = (counts[destination] ?? 0) + 1;
+	// Success status is "not shown" in the spec; 200 like the provider's other JSON answers.
+	return ex.reply(200, { recipients: [{ id, cost: 0.8, number: destination, status: 'Success' }] });
+}
+
+export function chatHost(channel: string): HostDefinition {
+	const ch = escapeRegExp(channel);
+	return {
+		host: 'chat',
+		routes: [
+			{
+				pattern: /^\/v1\/phone_number_ids$/,
+				methods: { GET: async (ex, ctx) => ex.reply(200, ctx.state.senders) },
+			},
+			{
+				pattern: /^\/v1\/phone_number_ids\/([^/]+)\/templates$/,
+				methods: {
+					GET: async (ex, ctx) => {
+						const sender = senderByRecordId(ctx.state, ex.params[0]);
+						if (!sender.ok) return ex.fail(sender.problem);
+						return ex.reply(200, ctx.state.templates[sender.value.id] ?? []);
+					},
+				},
+			},
+			{ pattern: new RegExp(`^/v1/${ch}/send$`), methods: { POST: handleSend } },
+			{ pattern: new RegExp(`^/v1/${ch}/media$`), methods: { POST: handleMediaUpload } },
+		],
+		notFoundMessage(path) {
+			const other = /^\/v1\/([^/]+)\/(send|media)$/.exec(path);
+			if (other) {
+				return `Unknown channel '${other[1]}' in ${path}; this host serves channel '${channel}' (/v1/${channel}/${other[2]})`;
+			}
+			if (/^\/v1\/(contacts|groups)\b/.test(path)) {
+				return `${path} is a contacts endpoint: it lives on the contacts host ({base_url}), not the chat host`;
+			}
+			return `No endpoint ${path} on the chat host; it serves POST /v1/${channel}/send, POST /v1/${channel}/media, GET /v1/phone_number_ids and GET /v1/phone_number_ids/{id}/templates`;
+		},
+	};
+}

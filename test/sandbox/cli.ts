@@ -1,0 +1,119 @@
+// `npm run sandbox -- [flags]`: the sandbox as a standalone local service, for demos and manual
+// runs of the node against it. Logs one line per request (never headers or bodies).
+import { startSandbox, type SandboxOptions } from './index';
+
+const USAGE = `Usage: npm run sandbox -- [flags]
+  --chat-port N        chat host port (default 4010)
+  --contacts-port N    contacts host port (default 4011)
+  --latency MS         added to every answer (default 0)
+  --rate-limit N       requests per second per host, beyond it 429 (default none)
+  --failure-rate F     fraction 0..1 of authorised requests answered 500 (default 0)
+  --groups N           number of seeded groups (default 25)
+  --seed N             seed of the failure RNG (default 42)
+  --ignore-page-param  answer page 1 whatever ?page= says
+  --help               this text`;
+
+function fail(message: string): never {
+	console.error(`${message}\n\n${USAGE}`);
+	process.exit(2);
+}
+
+function number(flag: string, raw: string | undefined): number {
+	const value = Number(raw);
+	if (raw === undefined || raw.trim() === '' || !Number.isFinite(value)) {
+		fail(`${flag} needs a number`);
+	}
+	return value;
+}
+
+export function parseArgs(argv: string[]): SandboxOptions {
+	const options: SandboxOptions = { chatPort: 4010, contactsPort: 4011 };
+	for (let i = 0; i < argv.length; i++) {
+		const [flag, inline] = argv[i].split(/=(.*)/s, 2);
+		const value = () => inline ?? argv[++i];
+		switch (flag) {
+			case '--chat-port':
+				options.chatPort = number(flag, value());
+				break;
+			case '--contacts-port':
+				options.contactsPort = number(flag, value());
+				break;
+			case '--latency':
+				options.latencyMs = number(flag, value());
+				break;
+			case '--rate-limit':
+				options.rateLimitPerSecond = number(flag, value());
+				break;
+			case '--failure-rate':
+				options.failureRate = number(flag, value());
+				break;
+			case '--groups':
+				options.groupCount = number(flag, value());
+				break;
+			case '--seed':
+				options.seed = number(flag, value());
+				break;
+			case '--ignore-page-param':
+				options.ignorePageParam = true;
+				break;
+			case '--help':
+				console.log(USAGE);
+				process.exit(0);
+			default:
+				fail(`Unknown flag ${argv[i]}`);
+		}
+	}
+	return options;
+}
+
+async function main(): Promise<void> {
+	const options = parseArgs(process.argv.slice(2));
+	const sandbox = await startSandbox(options, {
+		onResponse(entry, ms) {
+			const time = new Date().toISOString();
+			console.log(
+				`${time} ${entry.host.padEnd(8)} ${entry.method.padEnd(6)} ${entry.path} ${entry.status} ${ms}ms`,
+			);
+		},
+	});
+	const { state } = sandbox;
+	console.log(`SMSLeopard API sandbox (local simulator)
+  chat_url:  ${sandbox.chatUrl}   (channel '${sandbox.channel}')
+  base_url:  ${sandbox.contactsUrl}
+  API key:    ${sandbox.credentials.apiKey}
+  API secret: ${sandbox.credentials.apiSecret}
+Senders (id  phone_number  phone_number_id):`);
+	for (const s of state.senders) {
+		console.log(`  ${String(s.id).padEnd(3)} ${s.phone_number}  ${s.phone_number_id}`);
+	}
+	console.log('Templates (sender  id  status  category  header  buttons):');
+	for (const s of state.senders) {
+		for (const t of state.templates[s.id] ?? []) {
+			const buttons = t.button.map((b) => b.type).join(',') || '-';
+			console.log(
+				`  ${s.id}  ${t.id.padEnd(18)} ${t.status.padEnd(8)} ${t.type.padEnd(14)} ${(t.header?.format ?? '-').padEnd(8)} ${buttons}`,
+			);
+		}
+	}
+	console.log(`Groups: ${state.groups.length}, contacts: ${state.contacts.length}. Ctrl+C stops.`);
+
+	let stopping = false;
+	const shutdown = (signal: string) => {
+		if (stopping) return;
+		stopping = true;
+		console.log(`${signal}: stopping sandbox`);
+		sandbox.stop().then(
+			() => process.exit(0),
+			() => process.exit(1),
+		);
+	};
+	process.on('SIGINT', () => shutdown('SIGINT'));
+	process.on('SIGTERM', () => shutdown('SIGTERM'));
+}
+
+if (require.main === module) {
+	main().catch((err: unknown) => {
+		console.error(err instanceof Error ? err.message : err);
+		process.exit(1);
+	});
+}

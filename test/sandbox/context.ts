@@ -1,0 +1,104 @@
+// Everything a handler may touch, gathered in one object that lives as long as the sandbox.
+import { Faults } from './faults';
+import { SANDBOX_API_KEY, SANDBOX_API_SECRET, FIRST_CREATED_CONTACT_ID } from './seed';
+import { createState, resetState } from './state';
+import type {
+	RecordedRequest,
+	ResolvedOptions,
+	SandboxHooks,
+	SandboxOptions,
+	SandboxState,
+} from './types';
+
+export interface SandboxContext {
+	/** Live knobs: handlers read them per request, setOptions mutates this very object. */
+	options: ResolvedOptions;
+	/** What startSandbox was given, so reset() can restore it. */
+	startOptions: ResolvedOptions;
+	state: SandboxState;
+	requests: RecordedRequest[];
+	faults: Faults;
+	credentials: { apiKey: string; apiSecret: string };
+	/** Ids that restart with the seed. */
+	counters: { contact: number; mediaRecord: number };
+	/** Ids that never repeat in a sandbox's life, so an id from before reset() cannot hit new data. */
+	sequences: { message: number; mediaId: number };
+	hooks: SandboxHooks;
+}
+
+export const DEFAULT_OPTIONS: ResolvedOptions = {
+	chatPort: 0,
+	contactsPort: 0,
+	channel: 'whatsapp',
+	latencyMs: 0,
+	rateLimitPerSecond: undefined,
+	failureRate: 0,
+	seed: 42,
+	groupCount: 25,
+	defaultPerPage: 10,
+	maxPerPage: 100,
+	ignorePageParam: false,
+	contactCreateMode: 'upsert',
+};
+
+function isNonNegativeInteger(value: number): boolean {
+	return Number.isInteger(value) && value >= 0;
+}
+
+/** Applies a partial set of options, refusing nonsense loudly: a silently ignored knob hides bugs. */
+export function mergeOptions(
+	base: ResolvedOptions,
+	partial: Partial<SandboxOptions>,
+): ResolvedOptions {
+	const merged: ResolvedOptions = { ...base };
+	for (const [key, value] of Object.entries(partial) as [keyof SandboxOptions, unknown][]) {
+		if (value === undefined && key !== 'rateLimitPerSecond') continue;
+		(merged as unknown as Record<string, unknown>)[key] = value;
+	}
+	const problems: string[] = [];
+	if (!isNonNegativeInteger(merged.chatPort)) problems.push('chatPort');
+	if (!isNonNegativeInteger(merged.contactsPort)) problems.push('contactsPort');
+	if (!/^[a-z0-9_-]+$/i.test(merged.channel)) problems.push('channel');
+	if (!(merged.latencyMs >= 0)) problems.push('latencyMs');
+	if (merged.rateLimitPerSecond !== undefined && !(merged.rateLimitPerSecond > 0)) {
+		problems.push('rateLimitPerSecond');
+	}
+	if (!(merged.failureRate >= 0 && merged.failureRate <= 1)) problems.push('failureRate');
+	if (!Number.isInteger(merged.seed)) problems.push('seed');
+	if (!isNonNegativeInteger(merged.groupCount)) problems.push('groupCount');
+	if (!(Number.isInteger(merged.maxPerPage) && merged.maxPerPage >= 1)) problems.push('maxPerPage');
+	if (!(Number.isInteger(merged.defaultPerPage) && merged.defaultPerPage >= 1)) {
+		problems.push('defaultPerPage');
+	}
+	if (!['upsert', 'duplicate'].includes(merged.contactCreateMode)) {
+		problems.push('contactCreateMode');
+	}
+	if (problems.length > 0) throw new Error(`Invalid sandbox option(s): ${problems.join(', ')}`);
+	return merged;
+}
+
+export function createContext(options: SandboxOptions, hooks: SandboxHooks): SandboxContext {
+	const resolved = mergeOptions(DEFAULT_OPTIONS, options);
+	const live = { ...resolved };
+	return {
+		options: live,
+		startOptions: resolved,
+		state: createState(resolved.groupCount),
+		requests: [],
+		faults: new Faults(live),
+		credentials: { apiKey: SANDBOX_API_KEY, apiSecret: SANDBOX_API_SECRET },
+		counters: { contact: FIRST_CREATED_CONTACT_ID, mediaRecord: 1 },
+		sequences: { message: 0, mediaId: 0 },
+		hooks,
+	};
+}
+
+/** Back to the seed and the start options; arrays and objects are emptied in place. */
+export function resetContext(ctx: SandboxContext): void {
+	Object.assign(ctx.options, ctx.startOptions);
+	resetState(ctx.state, ctx.options.groupCount);
+	ctx.requests.length = 0;
+	ctx.faults.reset();
+	ctx.counters.contact = FIRST_CREATED_CONTACT_ID;
+	ctx.counters.mediaRecord = 1;
+}

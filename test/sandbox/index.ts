@@ -1,0 +1,103 @@
+// In-process entry point: startSandbox() runs the chat host and the contacts host on 127.0.0.1 and
+// hands back their URLs, the demo credentials, the live state and the request log.
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { chatHost } from './chat-routes';
+import { contactsHost } from './contacts-routes';
+import { createContext, mergeOptions, resetContext } from './context';
+import { createHostServer } from './server';
+import { applyGroupCount } from './state';
+import type { RecordedRequest, SandboxHooks, SandboxOptions, SandboxState } from './types';
+
+export * from './seed';
+export type {
+	ContactRecord,
+	Group,
+	MediaRecord,
+	MediaType,
+	RecordedFile,
+	RecordedRequest,
+	SandboxHooks,
+	SandboxOptions,
+	SandboxState,
+	Sender,
+	SentMessage,
+	Template,
+	TemplateButton,
+	TemplateHeader,
+} from './types';
+
+export interface Sandbox {
+	chatUrl: string;
+	contactsUrl: string;
+	channel: string;
+	credentials: { apiKey: string; apiSecret: string };
+	requests: RecordedRequest[];
+	state: SandboxState;
+	setOptions(partial: Partial<SandboxOptions>): void;
+	reset(): void;
+	stop(): Promise<void>;
+}
+
+function listen(server: Server, port: number): Promise<number> {
+	return new Promise((resolve, reject) => {
+		server.once('error', reject);
+		// Loopback only: the sandbox must never be reachable from another machine.
+		server.listen(port, '127.0.0.1', () => {
+			server.off('error', reject);
+			resolve((server.address() as AddressInfo).port);
+		});
+	});
+}
+
+function close(server: Server): Promise<void> {
+	return new Promise((resolve) => {
+		if (!server.listening) return resolve();
+		server.close(() => resolve());
+		// Keep-alive and in-flight sockets would hold close() open; end them now.
+		server.closeAllConnections();
+	});
+}
+
+export async function startSandbox(
+	options: SandboxOptions = {},
+	hooks: SandboxHooks = {},
+): Promise<Sandbox> {
+	const ctx = createContext(options, hooks);
+	const chatServer = createHostServer(ctx, chatHost(ctx.options.channel));
+	const contactsServer = createHostServer(ctx, contactsHost());
+	let chatPort: number;
+	let contactsPort: number;
+	try {
+		chatPort = await listen(chatServer, ctx.options.chatPort);
+		contactsPort = await listen(contactsServer, ctx.options.contactsPort);
+	} catch (err) {
+		await Promise.all([close(chatServer), close(contactsServer)]);
+		throw err;
+	}
+	return {
+		chatUrl: `http://127.0.0.1:${chatPort}`,
+		contactsUrl: `http://127.0.0.1:${contactsPort}`,
+		channel: ctx.options.channel,
+		credentials: { ...ctx.credentials },
+		requests: ctx.requests,
+		state: ctx.state,
+		setOptions(partial) {
+			// Ports and channel are fixed once listening; changing them at run time is ignored.
+			const { chatPort: _c, contactsPort: _p, channel: _ch, ...knobs } = partial;
+			const next = mergeOptions(ctx.options, knobs);
+			const seedChanged = next.seed !== ctx.options.seed;
+			Object.assign(ctx.options, next);
+			if (seedChanged) ctx.faults.reset();
+			applyGroupCount(ctx.state, ctx.options.groupCount);
+		},
+		reset() {
+			resetContext(ctx);
+		},
+		stop() {
+			return Promise.all([close(chatServer), close(contactsServer)]).then(() => undefined);
+		},
+	};
+}
+export { MEDIA_LIMITS, MEDIA_MIME_TYPES } from './media-types';
+export { ACCEPTED_BUTTON_NAMES } from './button-names';

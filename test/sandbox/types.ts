@@ -1,0 +1,176 @@
+// Shapes shared by every part of the sandbox. The record shapes mirror the specification
+// (service-interface.md sections 2.x) and the provider notes, field names included, so that what the
+// sandbox answers is byte-for-byte what a client has to parse against the real service.
+
+export interface SandboxOptions {
+	chatPort?: number;
+	contactsPort?: number;
+	channel?: string;
+	latencyMs?: number;
+	rateLimitPerSecond?: number;
+	failureRate?: number;
+	seed?: number;
+	groupCount?: number;
+	defaultPerPage?: number;
+	maxPerPage?: number;
+	ignorePageParam?: boolean;
+	contactCreateMode?: 'upsert' | 'duplicate';
+}
+
+/** Options with every default filled in; the one object all handlers read at request time. */
+export interface ResolvedOptions {
+	chatPort: number;
+	contactsPort: number;
+	channel: string;
+	latencyMs: number;
+	rateLimitPerSecond: number | undefined;
+	failureRate: number;
+	seed: number;
+	groupCount: number;
+	defaultPerPage: number;
+	maxPerPage: number;
+	ignorePageParam: boolean;
+	contactCreateMode: 'upsert' | 'duplicate';
+}
+
+export type HostName = 'chat' | 'contacts';
+
+export interface RecordedFile {
+	fieldName: string;
+	fileName: string;
+	mimeType: string;
+	size: number;
+}
+
+export interface RecordedRequest {
+	host: HostName;
+	method: string;
+	path: string;
+	query: Record<string, string>;
+	headers: Record<string, string>;
+	authorized: boolean;
+	body?: unknown;
+	/** The status answered; 0 while in flight, and stays 0 if the client went away unanswered. */
+	status: number;
+	receivedAt: number;
+}
+
+/** Optional observers, used by the CLI to log one line per request. */
+export interface SandboxHooks {
+	onResponse?: (entry: RecordedRequest, durationMs: number) => void;
+}
+
+export interface Sender {
+	id: number;
+	business_account_id: number;
+	phone_number: string;
+	phone_number_id: string;
+	whatsapp_account_id: string;
+	messaging_limit: number;
+}
+
+export type HeaderFormat = 'TEXT' | 'DOCUMENT' | 'IMAGE' | 'VIDEO';
+
+export interface TemplateHeader {
+	format: HeaderFormat;
+	text?: string;
+}
+
+export type ButtonType = 'URL' | 'QUICK_REPLY' | 'PHONE_NUMBER' | 'FLOW';
+
+export interface TemplateButton {
+	type: ButtonType;
+	text: string;
+	url: string;
+	phone_number: string;
+}
+
+export type TemplateStatus = 'APPROVED' | 'PENDING' | 'REJECTED';
+export type TemplateCategory = 'AUTHENTICATION' | 'MARKETING' | 'UTILITY';
+
+export interface Template {
+	id: string;
+	account_id: number;
+	name: string;
+	language: string;
+	status: TemplateStatus;
+	type: TemplateCategory;
+	header: TemplateHeader | null;
+	message: string;
+	footer: string;
+	button: TemplateButton[];
+}
+
+export type MediaType = 'document' | 'image' | 'video';
+
+export interface MediaRecord {
+	id: number;
+	phone_number_id: string;
+	media_id: string;
+	media_type: MediaType;
+	mime_type: string;
+	file_name: string;
+	file_size: number;
+}
+
+export interface MetadataField {
+	name: string;
+	value: string;
+}
+
+/** A stored contact. account_id, group_ids and custom_metadata are internal: never answered. */
+export interface ContactRecord {
+	id: number;
+	account_id: number;
+	name: string;
+	phone_number: string;
+	email: string;
+	group_ids: number[];
+	custom_metadata: MetadataField[];
+	created_at: string;
+	updated_at: string;
+}
+
+export interface Group {
+	id: number;
+	account_id: number;
+	creator_id: number;
+	name: string;
+	description: string;
+	is_private: boolean;
+	total_contacts: number;
+	created_at: string;
+	updated_at: string;
+}
+
+export interface SentMessage {
+	id: string;
+	destination: string;
+	templateId: string;
+	phoneNumberId: string;
+	componentList: unknown;
+	mediaId?: string;
+	fileName?: string;
+	at: number;
+}
+
+export interface SandboxState {
+	senders: Sender[];
+	/** Templates keyed by the sender's record id. */
+	templates: Record<number, Template[]>;
+	media: MediaRecord[];
+	contacts: ContactRecord[];
+	groups: Group[];
+	sentMessages: SentMessage[];
+	/** International destination -> number of accepted sends, so tests can spot double sends. */
+	sendCountByDestination: Record<string, number>;
+}
+
+/** A rule violation, answered in the host family's error shape. */
+export interface Problem {
+	status: number;
+	code: string;
+	message: string;
+}
+
+export type Checked<T> = { ok: true; value: T } | { ok: false; problem: Problem };
