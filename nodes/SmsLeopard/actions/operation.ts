@@ -8,12 +8,20 @@ export interface ExecutionState {
 	uploads: Map<string, Promise<MediaRecord>>;
 	/** Media uploaded in this execution, by media_id, so its type is known when it is sent. */
 	mediaCategories: Map<string, MediaCategory>;
+	/** Content keys of stored binary files, by binary id. */
+	contentKeys: Map<string, Promise<string>>;
 	/** Templates of each sender number (by phone_number_id), listed once per execution. */
 	templates: Map<string, Promise<Map<string, TemplateDescription> | undefined>>;
 }
 
 export function newExecutionState(client: SmsLeopardClient): ExecutionState {
-	return { client, uploads: new Map(), mediaCategories: new Map(), templates: new Map() };
+	return {
+		client,
+		uploads: new Map(),
+		mediaCategories: new Map(),
+		contentKeys: new Map(),
+		templates: new Map(),
+	};
 }
 
 export interface Operation {

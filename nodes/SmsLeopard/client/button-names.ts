@@ -20,14 +20,19 @@ export const BUTTON_NAME_FORMS =
 /** Reads a BUTTONS field name; undefined when it is none of the forms rule 4 allows. */
 export function parseButtonName(name: string): ButtonName | undefined {
 	const trimmed = name.trim();
+	// Numbers past 2^53 - 1 cannot be held exactly (and would print as "1e+21"): not a name.
 	if (PLACEHOLDER.test(trimmed)) {
 		const placeholder = Number(trimmed);
-		return placeholder >= 1 ? { form: 'placeholder', placeholder } : undefined;
+		return placeholder >= 1 && Number.isSafeInteger(placeholder)
+			? { form: 'placeholder', placeholder }
+			: undefined;
 	}
 	const match = INDEX_TARGETED.exec(trimmed);
 	if (!match) return undefined;
+	const index = Number(match[2]);
+	if (!Number.isSafeInteger(index)) return undefined;
 	const type = match[1].toLowerCase().replace('-', '_') as ButtonTargetType;
-	return { form: 'index', type, index: Number(match[2]) };
+	return { form: 'index', type, index };
 }
 
 export function formatButtonName(name: ButtonName): string {

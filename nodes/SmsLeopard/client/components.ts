@@ -56,11 +56,14 @@ const value = z
 const placeholder = z
 	.number({ invalid_type_error: 'must be a whole number', required_error: 'is required' })
 	.int('must be a whole number')
-	.min(1, 'must be 1 or more (placeholders are {{1}}, {{2}}, ...)');
+	.min(1, 'must be 1 or more (placeholders are {{1}}, {{2}}, ...)')
+	// Past 2^53 - 1 a number is not exact and String() writes "1e+21": not a placeholder name.
+	.max(Number.MAX_SAFE_INTEGER, 'is too large');
 const index = z
 	.number({ invalid_type_error: 'must be a whole number', required_error: 'is required' })
 	.int('must be a whole number')
-	.min(0, 'must be 0 or more (the first button is 0)');
+	.min(0, 'must be 0 or more (the first button is 0)')
+	.max(Number.MAX_SAFE_INTEGER, 'is too large');
 
 const placeholderValue = z.object({ placeholder, value });
 const buttonValue = z.discriminatedUnion(

@@ -82,14 +82,23 @@ export function prepareUpload(request: UploadMediaRequest): PreparedUpload {
 			`is "${input.type}" but the file is ${mimeType}, which is ${category} media: set type to "${category}" or leave it empty`,
 		);
 	}
-	const length = 'data' in source ? source.data.length : source.length;
-	const open = 'data' in source ? () => Readable.from([source.data]) : () => source.open();
+	// A buffer when `data` holds one (the schema allows only a Buffer or nothing there); otherwise
+	// a stream, which then needs both `open` and `length`. `{ data: undefined, ... }` is a stream
+	// source, not a buffer source: reading `data.length` of it would be a TypeError.
+	const data = 'data' in source ? source.data : undefined;
+	const streamed = source as Partial<{ open: unknown; length: unknown }>;
+	const length = data !== undefined ? data.length : streamed.length;
 	if (typeof length !== 'number' || !Number.isInteger(length) || length < 0) {
 		refuse('file.length', 'must be the exact size of the file in bytes');
 	}
-	if ('open' in source && typeof source.open !== 'function') {
+	const streamOpen = streamed.open;
+	if ((data === undefined || 'open' in source) && typeof streamOpen !== 'function') {
 		refuse('file.open', 'must be a function returning a readable stream of the file');
 	}
+	const open =
+		data !== undefined
+			? () => Readable.from([data])
+			: () => (streamOpen as () => Readable).call(source);
 	if (length === 0) refuse('file', 'is empty: choose a file with content');
 	const limit = MEDIA_SIZE_LIMITS[category];
 	if (length > limit) {

@@ -34,10 +34,35 @@ function fallbackName(binary: IBinaryData, field: string): string {
 	return binary.fileExtension ? `${field}.${binary.fileExtension}` : field;
 }
 
+/**
+ * Identifies a stored file by its content, streamed through sha256 once per binary id: items that
+ * carry copies of one file under different ids still share one upload.
+ */
+async function contentKey(
+	cache: Map<string, Promise<string>>,
+	id: string,
+	open: () => Readable,
+): Promise<string> {
+	let key = cache.get(id);
+	if (!key) {
+		key = new Promise<string>((resolve, reject) => {
+			const hash = createHash('sha256');
+			open()
+				.on('data', (chunk: Buffer) => hash.update(chunk))
+				.on('error', reject)
+				.on('end', () => resolve(`sha256:${hash.digest('hex')}`));
+		});
+		cache.set(id, key);
+		key.catch(() => cache.delete(id));
+	}
+	return await key;
+}
+
 export async function readBinaryMedia(
 	context: IExecuteFunctions,
 	itemIndex: number,
 	field: string,
+	contentKeys: Map<string, Promise<string>>,
 ): Promise<BinaryMedia> {
 	const binary = context.helpers.assertBinaryData(itemIndex, field);
 	const fileName = fallbackName(binary, field);
@@ -45,16 +70,12 @@ export async function readBinaryMedia(
 	if (binary.id) {
 		const id = binary.id;
 		const metadata = await context.helpers.getBinaryMetadata(id);
+		const open = () => deferredStream(async () => await context.helpers.getBinaryStream(id));
 		return {
-			key: `id:${id}`,
+			key: await contentKey(contentKeys, id, open),
 			fileName,
 			mimeType,
-			source: {
-				fileName,
-				mimeType,
-				length: metadata.fileSize,
-				open: () => deferredStream(async () => await context.helpers.getBinaryStream(id)),
-			},
+			source: { fileName, mimeType, length: metadata.fileSize, open },
 		};
 	}
 	const data = await context.helpers.getBinaryDataBuffer(itemIndex, field);

@@ -88,7 +88,7 @@ export async function planHeaderMedia(
 		return { mediaId, fileName, category: state.mediaCategories.get(mediaId) };
 	}
 	const field = context.getNodeParameter('binaryPropertyName', itemIndex, 'data') as string;
-	const media = await readBinaryMedia(context, itemIndex, field);
+	const media = await readBinaryMedia(context, itemIndex, field, state.contentKeys);
 	// Type and size are checked now, before the item's other checks decide whether to upload.
 	const prepared = prepareUpload({ phoneNumberId, file: media.source });
 	return {
@@ -139,6 +139,6 @@ export async function uploadFromItem(
 	field: string,
 	options: { type?: MediaCategory; fileName?: string } = {},
 ): Promise<MediaRecord> {
-	const media = await readBinaryMedia(context, itemIndex, field);
+	const media = await readBinaryMedia(context, itemIndex, field, state.contentKeys);
 	return await uploadShared(state, phoneNumberId, media, options);
 }

@@ -1,0 +1,358 @@
+// Runs a node inside n8n-core's real execution machinery, like n8n's own NodeTestHarness
+// (packages/core/nodes-testing/node-test-harness.ts): a one-node Workflow whose node is the
+// start node, executed by WorkflowExecute.processRunExecutionData with ExecutionLifecycleHooks.
+// Inside the node, `this` is n8n-core's real ExecuteContext: getNodeParameter resolves
+// expressions, helpers.httpRequestWithAuthentication does real HTTP after the credentials
+// helper below authenticated the request, binary helpers go through the real
+// BinaryDataService, and continueOnFail()/onError are the real thing.
+//
+// Load options, list search and resource mapping methods run in n8n-core's LoadOptionsContext,
+// built the way n8n's DynamicNodeParametersService builds it.
+//
+// Requires test/harness/setup-env.ts in jest's `setupFiles` (it points N8N_USER_FOLDER at a
+// temporary folder before n8n-core is loaded).
+import { rmSync } from 'node:fs';
+import { randomUUID } from 'node:crypto';
+
+import { Container } from '@n8n/di';
+import {
+	ExecutionLifecycleHooks,
+	ExternalSecretsProxy,
+	LoadOptionsContext,
+	WorkflowExecute,
+} from 'n8n-core';
+// Not exported from n8n-core's index; needed to stop its 60s cleanup interval (see below).
+import { SSHClientsManager } from 'n8n-core/dist/execution-engine/ssh-clients-manager';
+import {
+	createDeferredPromise,
+	createRunExecutionData,
+	UnexpectedError,
+	Workflow,
+} from 'n8n-workflow';
+import type {
+	ExecutionError,
+	ICredentialDataDecryptedObject,
+	ICredentialType,
+	INode,
+	INodeCredentials,
+	INodeExecutionData,
+	INodeListSearchResult,
+	INodeParameters,
+	INodePropertyOptions,
+	INodeType,
+	IRun,
+	IVersionedNodeType,
+	IWorkflowBase,
+	IWorkflowExecuteAdditionalData,
+	ResourceMapperFields,
+	WorkflowExecuteMode,
+} from 'n8n-workflow';
+
+import { HARNESS_WORKFLOW_ID, removeBinaryDataFolders } from './binary-data';
+import { HarnessCredentialsHelper } from './credentials-helper';
+import {
+	defaultTypeVersion,
+	fullNodeTypeName,
+	HarnessCredentialTypes,
+	HarnessNodeTypes,
+} from './registries';
+
+export { binaryItem, getBinaryDataMode, useBinaryDataMode } from './binary-data';
+export type { BinaryDataMode } from './binary-data';
+export { HarnessCredentialsHelper } from './credentials-helper';
+export { HarnessCredentialTypes, HarnessNodeTypes, fullNodeTypeName } from './registries';
+
+const BASE_URL = 'http://localhost:5678';
+
+export type OnErrorSetting = NonNullable<INode['onError']>;
+
+export interface RunNodeOptions {
+	nodeType: INodeType | IVersionedNodeType;
+	credentialTypes?: ICredentialType[];
+	/** The node's parameters; may hold expressions like '={{ $json.phone }}'. */
+	parameters: INodeParameters;
+	/** Decrypted credential data by credential type name, e.g. `{ smsLeopardApi: {...} }`. */
+	credentials?: Record<string, ICredentialDataDecryptedObject>;
+	/** Input items of the node's main input 0. Default `[{ json: {} }]`. */
+	items?: INodeExecutionData[];
+	/** "On Error: Continue" — sets `node.onError = 'continueRegularOutput'`. */
+	continueOnFail?: boolean;
+	/** Explicit node setting, wins over continueOnFail (e.g. 'continueErrorOutput'). */
+	onError?: OnErrorSetting;
+	typeVersion?: number;
+	/** Default 'SmsLeopard'. */
+	nodeName?: string;
+	/** Default 'manual' (a run from the editor). */
+	mode?: WorkflowExecuteMode;
+}
+
+export interface RunNodeResult {
+	/** Main output 0 of the node (json, binary and pairedItem as the node returned them). */
+	items: INodeExecutionData[];
+	/** All main outputs (with onError 'continueErrorOutput' the last one is the error output). */
+	outputs: INodeExecutionData[][];
+	/**
+	 * The node's error when it threw: the object WorkflowExecute recorded (a copy of the thrown
+	 * NodeOperationError/NodeApiError's own fields plus message and stack: description,
+	 * context.itemIndex, httpCode, node, …). Set with continueOnFail too when the node threw
+	 * as a whole instead of handling the item itself.
+	 */
+	error?: ExecutionError;
+	run: IRun;
+}
+
+let executionCounter = 0;
+/** Set once an n8n-core node context exists: creating one instantiates SSHClientsManager. */
+let contextsCreated = false;
+
+function nodeCredentialsFor(
+	credentials: Record<string, ICredentialDataDecryptedObject> | undefined,
+): INodeCredentials | undefined {
+	if (!credentials || Object.keys(credentials).length === 0) return undefined;
+	const nodeCredentials: INodeCredentials = {};
+	for (const type of Object.keys(credentials)) {
+		nodeCredentials[type] = { id: `${type}-test-id`, name: `${type} (test)` };
+	}
+	return nodeCredentials;
+}
+
+function buildAdditionalData(
+	credentialsHelper: HarnessCredentialsHelper,
+	executionId: string | undefined,
+	hooks?: ExecutionLifecycleHooks,
+): IWorkflowExecuteAdditionalData {
+	return {
+		credentialsHelper,
+		hooks,
+		executionId,
+		currentNodeExecutionIndex: 0,
+		currentNodeParameters: undefined,
+		restApiUrl: `${BASE_URL}/rest`,
+		instanceBaseUrl: `${BASE_URL}/`,
+		formWaitingBaseUrl: `${BASE_URL}/form-waiting`,
+		webhookBaseUrl: `${BASE_URL}/webhook`,
+		webhookWaitingBaseUrl: `${BASE_URL}/webhook-waiting`,
+		webhookTestBaseUrl: `${BASE_URL}/webhook-test`,
+		variables: {},
+		userId: 'harness-user',
+		externalSecretsProxy: new ExternalSecretsProxy(),
+		executeWorkflow: async () => {
+			throw new UnexpectedError('Executing sub-workflows is not supported by the test harness');
+		},
+		getRunExecutionData: async () => undefined,
+		logAiEvent: () => {},
+		startRunnerTask: async () => {
+			throw new UnexpectedError('Task runners are not supported by the test harness');
+		},
+	};
+}
+
+function buildNode(
+	options: Pick<
+		RunNodeOptions,
+		'nodeType' | 'parameters' | 'credentials' | 'typeVersion' | 'nodeName'
+	>,
+): INode {
+	const node: INode = {
+		id: randomUUID(),
+		name: options.nodeName ?? 'SmsLeopard',
+		type: fullNodeTypeName(options.nodeType),
+		typeVersion: options.typeVersion ?? defaultTypeVersion(options.nodeType),
+		position: [0, 0],
+		// Copied: `new Workflow()` fills in defaults on the node's parameter object.
+		parameters: structuredClone(options.parameters),
+	};
+	const credentials = nodeCredentialsFor(options.credentials);
+	if (credentials) node.credentials = credentials;
+	return node;
+}
+
+/** Runs the node once as the start node of a one-node workflow and returns what it produced. */
+export async function runNode(options: RunNodeOptions): Promise<RunNodeResult> {
+	const nodeTypes = new HarnessNodeTypes([options.nodeType]);
+	const credentialsHelper = new HarnessCredentialsHelper(
+		new HarnessCredentialTypes(options.credentialTypes ?? []),
+		options.credentials ?? {},
+	);
+
+	const node = buildNode(options);
+	const onError = options.onError ?? (options.continueOnFail ? 'continueRegularOutput' : undefined);
+	if (onError) node.onError = onError;
+
+	const workflow = new Workflow({
+		id: HARNESS_WORKFLOW_ID,
+		name: 'Test harness',
+		nodes: [node],
+		connections: {},
+		active: false,
+		nodeTypes,
+		settings: { executionOrder: 'v1' },
+	});
+
+	const executionId = `harness-${++executionCounter}`;
+	const mode = options.mode ?? 'manual';
+	const workflowData = {
+		id: workflow.id,
+		name: workflow.name,
+		active: false,
+		isArchived: false,
+		nodes: [node],
+		connections: {},
+		settings: workflow.settings,
+		createdAt: new Date(),
+		updatedAt: new Date(),
+	} as unknown as IWorkflowBase;
+	const hooks = new ExecutionLifecycleHooks(mode, executionId, workflowData);
+	const finished = createDeferredPromise<IRun>();
+	hooks.addHandler('workflowExecuteAfter', (fullRunData) => finished.resolve(fullRunData));
+
+	const additionalData = buildAdditionalData(credentialsHelper, executionId, hooks);
+
+	const startNode = workflow.getNode(node.name);
+	if (!startNode) throw new UnexpectedError('Node missing from the harness workflow');
+	const runExecutionData = createRunExecutionData({
+		executionData: {
+			nodeExecutionStack: [
+				{
+					node: startNode,
+					data: { main: [options.items ?? [{ json: {} }]] },
+					source: null,
+				},
+			],
+		},
+	});
+
+	contextsCreated = true;
+	const workflowExecute = new WorkflowExecute(additionalData, mode, runExecutionData);
+	await workflowExecute.processRunExecutionData(workflow);
+	const run = await finished.promise;
+
+	const taskData = run.data.resultData.runData[node.name]?.[0];
+	const outputs = (taskData?.data?.main ?? []).map((output) => output ?? []);
+	const error = (taskData?.error ?? run.data.resultData.error) as ExecutionError | undefined;
+	return { items: outputs[0] ?? [], outputs, error, run };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Load options / list search / resource mapping
+
+export interface NodeMethodOptions {
+	nodeType: INodeType | IVersionedNodeType;
+	credentialTypes?: ICredentialType[];
+	credentials?: Record<string, ICredentialDataDecryptedObject>;
+	methodName: string;
+	/** The node's parameters (`this.getNodeParameter`). */
+	parameters: INodeParameters;
+	/**
+	 * What the editor sends as the node's current parameters (`this.getCurrentNodeParameter(s)`).
+	 * Defaults to `parameters`, as in n8n where both come from the same request.
+	 */
+	currentNodeParameters?: INodeParameters;
+	/** Path of the parameter being loaded, e.g. 'parameters.templateId' (for '&sibling' lookups). */
+	path?: string;
+	typeVersion?: number;
+}
+
+export interface ListSearchOptions extends NodeMethodOptions {
+	filter?: string;
+	paginationToken?: string;
+}
+
+type MethodKind = 'loadOptions' | 'listSearch' | 'resourceMapping';
+
+function createLoadOptionsContext(options: NodeMethodOptions, kind: MethodKind) {
+	const nodeTypes = new HarnessNodeTypes([options.nodeType]);
+	const typeName = fullNodeTypeName(options.nodeType);
+	const nodeType = nodeTypes.getByNameAndVersion(
+		typeName,
+		options.typeVersion ?? defaultTypeVersion(options.nodeType),
+	);
+	const method = nodeType.methods?.[kind]?.[options.methodName];
+	if (typeof method !== 'function') {
+		throw new UnexpectedError(
+			`Node type "${nodeType.description.name}" has no methods.${kind}.${options.methodName}`,
+		);
+	}
+
+	const credentialsHelper = new HarnessCredentialsHelper(
+		new HarnessCredentialTypes(options.credentialTypes ?? []),
+		options.credentials ?? {},
+	);
+	// Like DynamicNodeParametersService.getWorkflow: a temporary one-node workflow.
+	const node = buildNode({ ...options, nodeName: 'Temp-Node' });
+	const workflow = new Workflow({
+		nodes: [node],
+		connections: {},
+		active: false,
+		nodeTypes,
+	});
+	const additionalData = buildAdditionalData(credentialsHelper, undefined);
+	additionalData.currentNodeParameters = structuredClone(
+		options.currentNodeParameters ?? options.parameters,
+	);
+	contextsCreated = true;
+	const context = new LoadOptionsContext(
+		workflow,
+		workflow.nodes[node.name],
+		additionalData,
+		options.path ?? `parameters.${options.methodName}`,
+	);
+	return { context, method: method as (...args: unknown[]) => Promise<unknown> };
+}
+
+/** Calls `nodeType.methods.loadOptions[methodName]` with n8n-core's LoadOptionsContext. */
+export async function callLoadOptions(options: NodeMethodOptions): Promise<INodePropertyOptions[]> {
+	const { context, method } = createLoadOptionsContext(options, 'loadOptions');
+	return (await method.call(context)) as INodePropertyOptions[];
+}
+
+/** Calls `nodeType.methods.listSearch[methodName](filter, paginationToken)`. */
+export async function callListSearch(options: ListSearchOptions): Promise<INodeListSearchResult> {
+	const { context, method } = createLoadOptionsContext(options, 'listSearch');
+	return (await method.call(
+		context,
+		options.filter,
+		options.paginationToken,
+	)) as INodeListSearchResult;
+}
+
+/** Calls `nodeType.methods.resourceMapping[methodName]` (duplicate field ids dropped, like n8n). */
+export async function callResourceMapping(
+	options: NodeMethodOptions,
+): Promise<ResourceMapperFields> {
+	const { context, method } = createLoadOptionsContext(options, 'resourceMapping');
+	const fields = (await method.call(context)) as ResourceMapperFields;
+	const seen = new Set<string>();
+	return {
+		...fields,
+		fields: fields.fields?.filter((field) => {
+			if (seen.has(field.id)) return false;
+			seen.add(field.id);
+			return true;
+		}),
+	};
+}
+
+// ---------------------------------------------------------------------------------------------
+// Cleanup. This module is loaded once per test file (jest gives every file its own registry).
+
+/**
+ * Releases what the harness and n8n-core leave behind: n8n-core's SSHClientsManager (created
+ * with every node context's helpers) runs a 60-second setInterval that it only clears on
+ * `process.on('exit')`, which never fires inside jest's sandboxed `process`, so jest would
+ * not exit; also removes the temporary binary-data and N8N_USER_FOLDER folders.
+ * Registered as an afterAll hook automatically; call it yourself outside jest.
+ */
+export function shutdownHarness(): void {
+	if (contextsCreated) {
+		Container.get(SSHClientsManager).onShutdown();
+		contextsCreated = false;
+	}
+	removeBinaryDataFolders();
+	const userFolder = process.env.N8N_HARNESS_USER_FOLDER;
+	if (userFolder && userFolder === process.env.N8N_USER_FOLDER) {
+		rmSync(userFolder, { recursive: true, force: true });
+	}
+}
+
+if (typeof afterAll === 'function') afterAll(shutdownHarness);

@@ -1,0 +1,197 @@
+import { TEMPLATES } from '../sandbox';
+import { binaryItem, useBinaryDataMode } from '../harness';
+import { type NodeEnv, senderLocator, startNodeEnv, templateLocator } from './support';
+
+let env: NodeEnv;
+
+beforeAll(async () => {
+	env = await startNodeEnv();
+});
+afterAll(async () => await env.stop());
+beforeEach(() => env.sandbox.reset());
+
+const pdf = Buffer.from('%PDF-1.4\n' + 'brochure '.repeat(2000));
+const png = Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47]), Buffer.alloc(4096, 7)]);
+
+const sendWithBinary = (template: string, extra: Record<string, unknown> = {}) => ({
+	resource: 'message',
+	operation: 'sendTemplate',
+	senderNumber: senderLocator,
+	template: templateLocator(template),
+	destination: '={{ $json.phone }}',
+	variablesMode: 'template',
+	headerMedia: 'binary',
+	binaryPropertyName: 'brochure',
+	...extra,
+});
+
+describe.each(['default', 'filesystem'] as const)(
+	'header media from a binary field (%s mode)',
+	(mode) => {
+		beforeAll(async () => await useBinaryDataMode(mode));
+
+		it('uploads one file once for many recipients, then sends each with its media id', async () => {
+			const items = await Promise.all(
+				['+254700300001', '+254700300002', '+254700300003'].map(
+					async (phone) =>
+						await binaryItem(
+							{ phone, invoice: `INV-${phone.slice(-1)}` },
+							'brochure',
+							pdf,
+							'brochure.pdf',
+							'application/pdf',
+						),
+				),
+			);
+			const { items: output, error } = await env.run(
+				sendWithBinary(TEMPLATES.documentHeader.id, {
+					templateFields: { mappingMode: 'defineBelow', value: { body_1: '={{ $json.invoice }}' } },
+					fileName: 'Your invoice.pdf',
+				}),
+				items,
+			);
+			expect(error).toBeUndefined();
+			expect(output).toHaveLength(3);
+			const uploads = env.sandbox.requests.filter((request) => request.path.endsWith('/media'));
+			expect(uploads).toHaveLength(1);
+			expect(uploads[0].body).toMatchObject({
+				file: { size: pdf.length, mimeType: 'application/pdf' },
+			});
+			const mediaId = env.sandbox.state.media[0].media_id;
+			expect(env.sends().map((send) => send.media_id)).toEqual([mediaId, mediaId, mediaId]);
+			expect(env.sends()[0]).toMatchObject({ file_name: 'Your invoice.pdf' });
+			expect(output[0].json).toMatchObject({
+				mediaId,
+				media: { media_type: 'document', file_size: pdf.length },
+			});
+		});
+
+		it('refuses an image for a document header before uploading anything (rule 8)', async () => {
+			const item = await binaryItem(
+				{ phone: '+254700300001' },
+				'brochure',
+				png,
+				'banner.png',
+				'image/png',
+			);
+			const { error } = await env.run(
+				sendWithBinary(TEMPLATES.documentHeader.id, {
+					templateFields: { mappingMode: 'defineBelow', value: { body_1: 'INV-1' } },
+				}),
+				[item],
+			);
+			expect(error?.message).toContain(
+				'"Header Media" is image media but template "invoice" has a document header',
+			);
+			expect(
+				env.sandbox.requests.filter((request) => request.path.endsWith('/media')),
+			).toHaveLength(0);
+			expect(env.sends()).toHaveLength(0);
+		});
+
+		it('sends an image header with quick reply and URL button values mapped from the template', async () => {
+			const item = await binaryItem(
+				{ phone: '+254700300001', name: 'Amina' },
+				'brochure',
+				png,
+				'banner.png',
+				'image/png',
+			);
+			const { error } = await env.run(
+				sendWithBinary(TEMPLATES.mixedButtons.id, {
+					templateFields: {
+						mappingMode: 'defineBelow',
+						value: {
+							body_1: '={{ $json.name }}',
+							body_2: '20%',
+							button_0_payload: '=stop-{{ $json.name }}',
+							button_1_url: 'SPRING',
+						},
+					},
+				}),
+				[item],
+			);
+			expect(error).toBeUndefined();
+			expect(env.sends()[0]).toMatchObject({
+				media_id: env.sandbox.state.media[0].media_id,
+				component_list: {
+					components: [
+						{
+							component_type: 'BODY',
+							fields: [
+								{ name: '1', value: 'Amina' },
+								{ name: '2', value: '20%' },
+							],
+						},
+						{
+							component_type: 'BUTTONS',
+							fields: expect.arrayContaining([
+								{ name: 'quick_reply:0', value: 'stop-Amina' },
+								{ name: 'url:1', value: 'SPRING' },
+							]),
+						},
+					],
+				},
+			});
+		});
+	},
+);
+
+describe('Media > Upload', () => {
+	it.each(['default', 'filesystem'] as const)(
+		'streams a file from binary data (%s mode) and outputs the media record',
+		async (mode) => {
+			await useBinaryDataMode(mode);
+			const item = await binaryItem({}, 'data', pdf, 'catalogue.pdf', 'application/pdf');
+			const { items, error } = await env.run(
+				{
+					resource: 'media',
+					operation: 'upload',
+					senderNumber: senderLocator,
+					binaryPropertyName: 'data',
+					options: { fileName: 'Catalogue 2026.pdf' },
+				},
+				[item],
+			);
+			expect(error).toBeUndefined();
+			expect(items[0].json).toMatchObject({
+				media_id: expect.any(String),
+				media_type: 'document',
+				mime_type: 'application/pdf',
+				file_name: 'Catalogue 2026.pdf',
+				file_size: pdf.length,
+			});
+			expect(items[0].pairedItem).toEqual({ item: 0 });
+		},
+	);
+
+	it('names the missing binary field', async () => {
+		const { error } = await env.run(
+			{
+				resource: 'media',
+				operation: 'upload',
+				senderNumber: senderLocator,
+				binaryPropertyName: 'nothere',
+			},
+			[{ json: {} }],
+		);
+		expect(error?.message).toMatch(/binary/i);
+		expect(env.sandbox.requests).toHaveLength(0);
+	});
+
+	it('refuses a media type that contradicts the file, naming the option', async () => {
+		const item = await binaryItem({}, 'data', png, 'banner.png', 'image/png');
+		const { error } = await env.run(
+			{
+				resource: 'media',
+				operation: 'upload',
+				senderNumber: senderLocator,
+				binaryPropertyName: 'data',
+				options: { type: 'video' },
+			},
+			[item],
+		);
+		expect(error?.message).toContain('"Media Type" is "video" but the file is image/png');
+		expect(env.sandbox.requests).toHaveLength(0);
+	});
+});

@@ -1,0 +1,165 @@
+import { SENDERS, TEMPLATES } from '../sandbox';
+import { type NodeEnv, jsonItems, senderLocator, startNodeEnv, templateLocator } from './support';
+
+let env: NodeEnv;
+
+beforeAll(async () => {
+	env = await startNodeEnv();
+});
+afterAll(async () => await env.stop());
+
+const sendParameters = (templateId: string) => ({
+	resource: 'message',
+	operation: 'sendTemplate',
+	senderNumber: senderLocator,
+	template: templateLocator(templateId),
+});
+
+describe('sender and template pickers (list search)', () => {
+	it('lists sender numbers by number and phone_number_id, valued by phone_number_id', async () => {
+		const { results } = await env.listSearch('searchSenderNumbers', {
+			resource: 'message',
+			operation: 'sendTemplate',
+		});
+		expect(results).toEqual([
+			{ name: '+254700000001 (phone_number_id 110000000000001)', value: '110000000000001' },
+			{ name: '+254700000002 (phone_number_id 110000000000002)', value: '110000000000002' },
+		]);
+		const filtered = await env.listSearch('searchSenderNumbers', {}, '0002');
+		expect(filtered.results.map((result) => result.value)).toEqual([
+			SENDERS.secondary.phone_number_id,
+		]);
+	});
+
+	it('lists only the approved templates of the chosen sender, searchable', async () => {
+		const { results } = await env.listSearch('searchTemplates', sendParameters(''));
+		const values = results.map((result) => result.value);
+		expect(values).toContain(TEMPLATES.bodyOnly.id);
+		expect(values).not.toContain(TEMPLATES.pending.id);
+		expect(values).not.toContain(TEMPLATES.rejected.id);
+		expect(results.find((result) => result.value === TEMPLATES.bodyOnly.id)?.name).toBe(
+			'order_update (en_US, UTILITY)',
+		);
+		const search = await env.listSearch('searchTemplates', sendParameters(''), 'authentication');
+		expect(search.results.map((result) => result.value)).toEqual([TEMPLATES.authCode.id]);
+	});
+
+	it('names the mix-up when a sender record id is given instead of its phone_number_id', async () => {
+		await expect(
+			env.listSearch('searchTemplates', {
+				...sendParameters(''),
+				senderNumber: { __rl: true, mode: 'id', value: '1' },
+			}),
+		).rejects.toThrow(
+			`"1" is the record ID of sender +254700000001, not its phone_number_id: use 110000000000001`,
+		);
+	});
+});
+
+describe('template fields (resource mapper)', () => {
+	const fieldsOf = async (templateId: string) =>
+		(await env.resourceMapping('getTemplateFields', sendParameters(templateId))).fields;
+
+	it('asks for each body placeholder with the body as a hint', async () => {
+		const fields = await fieldsOf(TEMPLATES.bodyOnly.id);
+		expect(fields.map((field) => [field.id, field.required])).toEqual([
+			['body_1', true],
+			['body_2', true],
+		]);
+		expect(fields[0].displayName).toContain(
+			'Body {{1}} · "Hi {{1}}, your order {{2}} has shipped."',
+		);
+	});
+
+	it('asks for a text header variable', async () => {
+		expect((await fieldsOf(TEMPLATES.textHeader.id)).map((field) => field.id)).toEqual([
+			'header_1',
+			'body_1',
+			'body_2',
+		]);
+	});
+
+	it.each([
+		[TEMPLATES.documentHeader.id, 'Header document', 'up to 100 MB'],
+		[TEMPLATES.imageHeader.id, 'Header image', 'up to 5 MB'],
+		[TEMPLATES.videoHeader.id, 'Header video', 'up to 16 MB'],
+	])('names the media a %s header accepts', async (templateId, kind, limit) => {
+		const [noteField] = await fieldsOf(templateId);
+		expect(noteField).toMatchObject({ id: 'note_header', readOnly: true, required: false });
+		expect(noteField.displayName).toContain(kind);
+		expect(noteField.displayName).toContain(limit);
+	});
+
+	it('asks for the URL placeholder value only, with the URL pattern shown (rule 3)', async () => {
+		const fields = await fieldsOf(TEMPLATES.urlButton.id);
+		expect(fields[1]).toMatchObject({ id: 'button_0_url', required: true });
+		expect(fields[1].displayName).toContain(
+			'only the part replacing {{1}} in https://shop.example.com/track/{{1}}',
+		);
+	});
+
+	it('offers optional quick reply payloads (rule 5) and notes why phone and Flow buttons take nothing', async () => {
+		const mixed = await fieldsOf(TEMPLATES.mixedButtons.id);
+		expect(mixed.map((field) => field.id)).toEqual([
+			'note_header',
+			'body_1',
+			'body_2',
+			'button_0_payload',
+			'button_1_url',
+			'note_button_2',
+		]);
+		expect(mixed.find((field) => field.id === 'button_0_payload')?.required).toBe(false);
+		expect(mixed.find((field) => field.id === 'note_button_2')?.displayName).toContain(
+			'phone number button: sent as approved',
+		);
+		const flow = await fieldsOf(TEMPLATES.flow.id);
+		expect(flow).toEqual([expect.objectContaining({ id: 'note_button_0', readOnly: true })]);
+		expect(flow[0].displayName).toContain('Flow token is created automatically');
+	});
+
+	it('asks once for an authentication code (rule 11)', async () => {
+		expect((await fieldsOf(TEMPLATES.authCode.id)).map((field) => field.id)).toEqual(['auth_code']);
+	});
+
+	it('tells the user to choose a template first', async () => {
+		const result = await env.resourceMapping('getTemplateFields', {
+			...sendParameters(''),
+			template: templateLocator(''),
+		});
+		expect(result.fields).toEqual([]);
+		expect(result.emptyFieldsNotice).toContain('Choose a sender number and a template first');
+	});
+});
+
+describe('Sender Number and Template > Get Many', () => {
+	it('lists sender numbers', async () => {
+		const { items } = await env.run(
+			{ resource: 'senderNumber', operation: 'getAll' },
+			jsonItems({}),
+		);
+		expect(items.map((item) => item.json.phone_number_id)).toEqual([
+			SENDERS.primary.phone_number_id,
+			SENDERS.secondary.phone_number_id,
+		]);
+	});
+
+	it('lists approved templates with what they need', async () => {
+		const { items } = await env.run(
+			{ resource: 'template', operation: 'getAll', senderNumber: senderLocator },
+			jsonItems({}),
+		);
+		const invoice = items.find((item) => item.json.id === TEMPLATES.documentHeader.id);
+		expect(invoice?.json).toMatchObject({ headerFormat: 'DOCUMENT', bodyPlaceholders: [1] });
+		expect(items.some((item) => item.json.id === TEMPLATES.pending.id)).toBe(false);
+		const all = await env.run(
+			{
+				resource: 'template',
+				operation: 'getAll',
+				senderNumber: senderLocator,
+				approvedOnly: false,
+			},
+			jsonItems({}),
+		);
+		expect(all.items.some((item) => item.json.id === TEMPLATES.pending.id)).toBe(true);
+	});
+});

@@ -1,0 +1,267 @@
+import { SENDERS, TEMPLATES } from '../sandbox';
+import { type NodeEnv, jsonItems, senderLocator, startNodeEnv, templateLocator } from './support';
+
+let env: NodeEnv;
+
+beforeAll(async () => {
+	env = await startNodeEnv();
+});
+afterAll(async () => await env.stop());
+beforeEach(() => env.sandbox.reset());
+
+const base = {
+	resource: 'message',
+	operation: 'sendTemplate',
+	senderNumber: senderLocator,
+	destination: '={{ $json.phone }}',
+};
+
+describe('Message > Send Template in the real n8n engine', () => {
+	it('Define mode: one send per item, variables from expressions, outputs paired to inputs', async () => {
+		const { items, error } = await env.run(
+			{
+				...base,
+				template: templateLocator(TEMPLATES.bodyOnly.id),
+				variablesMode: 'define',
+				bodyVariables: {
+					variable: [
+						{ placeholder: 1, value: '={{ $json.name }}' },
+						{ placeholder: 2, value: '={{ $json.order }}' },
+					],
+				},
+			},
+			jsonItems(
+				{ phone: '+254700200001', name: 'Amina', order: 'A-1' },
+				{ phone: '0700200002', name: 'Brian', order: 'A-2' },
+				{ phone: '254700200003', name: 'Cynthia', order: 'A-3' },
+			),
+		);
+		expect(error).toBeUndefined();
+		expect(items).toHaveLength(3);
+		items.forEach((item, index) => {
+			expect(item.pairedItem).toEqual({ item: index });
+			expect(item.json).toMatchObject({
+				messageId: expect.any(String),
+				status: 'Success',
+				templateId: TEMPLATES.bodyOnly.id,
+				phoneNumberId: SENDERS.primary.phone_number_id,
+			});
+		});
+		expect(items.map((item) => item.json.number)).toEqual([
+			'+254700200001',
+			'+254700200002',
+			'+254700200003',
+		]);
+		expect(env.sends()[1]).toMatchObject({
+			destination: '0700200002',
+			component_list: {
+				components: [
+					{
+						component_type: 'BODY',
+						fields: [
+							{ name: '1', value: 'Brian' },
+							{ name: '2', value: 'A-2' },
+						],
+					},
+				],
+			},
+		});
+	});
+
+	it('with no input items, sends nothing and outputs nothing', async () => {
+		const { items, error } = await env.run(
+			{ ...base, template: templateLocator(TEMPLATES.flow.id), variablesMode: 'define' },
+			[],
+		);
+		expect(error).toBeUndefined();
+		expect(items).toHaveLength(0);
+		expect(env.sandbox.requests).toHaveLength(0);
+	});
+
+	it('From the Template mode sends a URL button value and an authentication code', async () => {
+		const parcel = await env.run(
+			{
+				...base,
+				template: templateLocator(TEMPLATES.urlButton.id),
+				variablesMode: 'template',
+				templateFields: {
+					mappingMode: 'defineBelow',
+					value: { body_1: '={{ $json.parcel }}', button_0_url: '={{ $json.parcel }}' },
+				},
+			},
+			jsonItems({ phone: '+254700200001', parcel: 'PX-77' }),
+		);
+		expect(parcel.error).toBeUndefined();
+		const otp = await env.run(
+			{
+				...base,
+				template: templateLocator(TEMPLATES.authCode.id),
+				variablesMode: 'template',
+				templateFields: { mappingMode: 'defineBelow', value: { auth_code: '={{ $json.code }}' } },
+			},
+			jsonItems({ phone: '+254700200001', code: '845120' }),
+		);
+		expect(otp.error).toBeUndefined();
+		expect(env.sends()).toEqual([
+			expect.objectContaining({
+				component_list: {
+					components: [
+						{ component_type: 'BODY', fields: [{ name: '1', value: 'PX-77' }] },
+						{ component_type: 'BUTTONS', fields: [{ name: 'url:0', value: 'PX-77' }] },
+					],
+				},
+			}),
+			expect.objectContaining({
+				component_list: {
+					components: [
+						{ component_type: 'BODY', fields: [{ name: '1', value: '845120' }] },
+						{ component_type: 'BUTTONS', fields: [{ name: '1', value: '845120' }] },
+					],
+				},
+			}),
+		]);
+	});
+
+	it('JSON mode passes a hand-written component_list, validated and canonical', async () => {
+		const { error } = await env.run(
+			{
+				...base,
+				template: templateLocator(TEMPLATES.quickReplies.id),
+				variablesMode: 'json',
+				componentList:
+					'={{ JSON.stringify({ components: [{ component_type: "BODY", fields: [{ name: "1", value: $json.name }] }, { component_type: "BUTTONS", fields: [{ name: "quick-reply_0", value: "yes" }] }] }) }}',
+			},
+			jsonItems({ phone: '+254700200001', name: 'Amina' }),
+		);
+		expect(error).toBeUndefined();
+		expect(env.sends()[0]).toMatchObject({
+			component_list: {
+				components: [
+					{ component_type: 'BODY', fields: [{ name: '1', value: 'Amina' }] },
+					{ component_type: 'BUTTONS', fields: [{ name: 'quick_reply:0', value: 'yes' }] },
+				],
+			},
+		});
+	});
+
+	it('refuses a missing template variable before sending, naming the item and the field', async () => {
+		const { error, items } = await env.run(
+			{
+				...base,
+				template: templateLocator(TEMPLATES.bodyOnly.id),
+				variablesMode: 'define',
+				bodyVariables: { variable: [{ placeholder: 1, value: '={{ $json.name }}' }] },
+			},
+			jsonItems({ phone: '+254700200001', name: 'Amina' }),
+		);
+		expect(items).toHaveLength(0);
+		expect(error?.message).toContain('Invalid input in item 0');
+		expect(error?.message).toContain('"Body {{2}}" is required by template "order_update"');
+		expect(error?.description).toContain('Nothing was sent for item 0');
+		expect(env.sends()).toHaveLength(0);
+	});
+
+	it('refuses a value for a phone number button (rule 6) and a file name on a non-document header (rule 9)', async () => {
+		const { error } = await env.run(
+			{
+				...base,
+				template: templateLocator(TEMPLATES.phoneButton.id),
+				variablesMode: 'define',
+				bodyVariables: { variable: [{ placeholder: 1, value: 'billing' }] },
+				buttons: { button: [{ kind: 'url', index: 0, value: '+254799' }] },
+			},
+			jsonItems({ phone: '+254700200001' }),
+		);
+		expect(error?.message).toContain('"Button url:0" is the phone number button "Call us"');
+		const image = await env.run(
+			{
+				...base,
+				template: templateLocator(TEMPLATES.imageHeader.id),
+				variablesMode: 'define',
+				bodyVariables: { variable: [{ placeholder: 1, value: 'Amina' }] },
+				headerMedia: 'mediaId',
+				mediaId: '123',
+				fileName: 'x.pdf',
+			},
+			jsonItems({ phone: '+254700200001' }),
+		);
+		expect(image.error?.message).toContain('"File Name" applies to document headers only');
+		expect(env.sends()).toHaveLength(0);
+	});
+
+	it('Continue On Fail: a bad item becomes an error item, the others are sent', async () => {
+		const { items, error } = await env.run(
+			{
+				...base,
+				template: templateLocator(TEMPLATES.flow.id),
+				variablesMode: 'define',
+			},
+			jsonItems({ phone: '+254700200001' }, { phone: 'call me maybe' }, { phone: '+254700200003' }),
+			{ continueOnFail: true },
+		);
+		expect(error).toBeUndefined();
+		expect(items).toHaveLength(3);
+		expect(items[1]).toEqual({
+			json: expect.objectContaining({
+				error: expect.stringContaining('"Recipient" is not a valid phone number'),
+				errorKind: 'validation',
+			}),
+			pairedItem: { item: 1 },
+		});
+		expect(items[0].json.messageId).toEqual(expect.any(String));
+		expect(items[2].json.messageId).toEqual(expect.any(String));
+		expect(env.sends()).toHaveLength(2);
+	});
+
+	it('without Continue On Fail, the error names the item and lists what was already sent', async () => {
+		const { items, error } = await env.run(
+			{ ...base, template: templateLocator(TEMPLATES.flow.id), variablesMode: 'define' },
+			jsonItems(
+				{ phone: '+254700200001' },
+				{ phone: '+254700200002' },
+				{ phone: 'nope' },
+				{ phone: '+254700200004' },
+			),
+		);
+		expect(items).toHaveLength(0);
+		expect(error?.message).toContain('item 2');
+		const ids = env.sandbox.state.sentMessages.map((message) => message.id);
+		expect(ids).toHaveLength(2);
+		expect(error?.description).toContain('2 item(s) had already succeeded');
+		for (const id of ids) expect(error?.description).toContain(id);
+	});
+
+	it('reports a service refusal as an API error with HTTP status and code', async () => {
+		const { error } = await env.run(
+			{ ...base, template: templateLocator(TEMPLATES.pending.id), variablesMode: 'define' },
+			jsonItems({ phone: '+254700200001' }),
+		);
+		expect(error?.message).toContain('Invalid input in item 0');
+		expect(error?.message).toMatch(/template ".*" is PENDING: only approved templates can be sent/);
+		expect(env.sends()).toHaveLength(0);
+	});
+
+	it('a wrong API secret fails with an authentication error that holds no secret', async () => {
+		const secret = 'wrong-secret-do-not-leak-4711';
+		const { error, items } = await env.run(
+			{ ...base, template: templateLocator(TEMPLATES.flow.id), variablesMode: 'define' },
+			jsonItems({ phone: '+254700200001' }),
+			{ apiSecret: secret },
+		);
+		expect(items).toHaveLength(0);
+		expect(error?.message).toContain('HTTP 401');
+		expect(error?.message).toContain('Check the API key and secret');
+		expect(JSON.stringify(error)).not.toContain(secret);
+		expect(JSON.stringify(error)).not.toContain(env.credentials.smsLeopardApi.apiSecret);
+	});
+
+	it('refuses a plain http:// URL that is not on this machine', async () => {
+		const { error } = await env.run(
+			{ ...base, template: templateLocator(TEMPLATES.flow.id), variablesMode: 'define' },
+			jsonItems({ phone: '+254700200001' }),
+			{ chatUrl: 'http://whatsapp.example.com' },
+		);
+		expect(error?.message).toContain('Chat API URL uses plain http://');
+		expect(env.sandbox.requests).toHaveLength(0);
+	});
+});

@@ -1,0 +1,86 @@
+/** The SMSLeopard node in n8n-core's real engine, pointed at an in-process sandbox. */
+import type { INodeExecutionData, INodeParameters } from 'n8n-workflow';
+import { SmsLeopardApi } from '../../credentials/SmsLeopardApi.credentials';
+import { SmsLeopard } from '../../nodes/SmsLeopard/SmsLeopard.node';
+import {
+	type RunNodeResult,
+	callListSearch,
+	callLoadOptions,
+	callResourceMapping,
+	runNode,
+} from '../harness';
+import { SENDERS, type Sandbox, type SandboxOptions, startSandbox } from '../sandbox';
+
+export const senderLocator = { __rl: true, mode: 'list', value: SENDERS.primary.phone_number_id };
+export const templateLocator = (id: string) => ({ __rl: true, mode: 'id', value: id });
+
+export interface NodeEnv {
+	sandbox: Sandbox;
+	credentials: { smsLeopardApi: Record<string, string> };
+	run(
+		parameters: INodeParameters,
+		items?: INodeExecutionData[],
+		options?: { continueOnFail?: boolean; apiSecret?: string; chatUrl?: string },
+	): Promise<RunNodeResult>;
+	listSearch(
+		methodName: string,
+		parameters: INodeParameters,
+		filter?: string,
+	): ReturnType<typeof callListSearch>;
+	loadOptions(methodName: string, parameters: INodeParameters): ReturnType<typeof callLoadOptions>;
+	resourceMapping(
+		methodName: string,
+		parameters: INodeParameters,
+	): ReturnType<typeof callResourceMapping>;
+	sends(): Array<Record<string, unknown>>;
+	stop(): Promise<void>;
+}
+
+export async function startNodeEnv(options: SandboxOptions = {}): Promise<NodeEnv> {
+	const sandbox = await startSandbox(options);
+	const credentialData = {
+		apiKey: sandbox.credentials.apiKey,
+		apiSecret: sandbox.credentials.apiSecret,
+		chatUrl: sandbox.chatUrl,
+		contactsUrl: sandbox.contactsUrl,
+		channel: sandbox.channel,
+	};
+	const credentials = { smsLeopardApi: credentialData };
+	const common = {
+		nodeType: new SmsLeopard(),
+		credentialTypes: [new SmsLeopardApi()],
+		credentials,
+	};
+	return {
+		sandbox,
+		credentials,
+		run: async (parameters, items, runOptions = {}) =>
+			await runNode({
+				...common,
+				credentials: {
+					smsLeopardApi: {
+						...credentialData,
+						...(runOptions.apiSecret ? { apiSecret: runOptions.apiSecret } : {}),
+						...(runOptions.chatUrl ? { chatUrl: runOptions.chatUrl } : {}),
+					},
+				},
+				parameters,
+				items,
+				continueOnFail: runOptions.continueOnFail,
+			}),
+		listSearch: async (methodName, parameters, filter) =>
+			await callListSearch({ ...common, methodName, parameters, filter }),
+		loadOptions: async (methodName, parameters) =>
+			await callLoadOptions({ ...common, methodName, parameters }),
+		resourceMapping: async (methodName, parameters) =>
+			await callResourceMapping({ ...common, methodName, parameters }),
+		sends: () =>
+			sandbox.requests
+				.filter((request) => request.path.endsWith('/send'))
+				.map((request) => request.body as Record<string, unknown>),
+		stop: async () => await sandbox.stop(),
+	};
+}
+
+export const jsonItems = (...values: Array<Record<string, unknown>>): INodeExecutionData[] =>
+	values.map((json) => ({ json: json as INodeExecutionData['json'] }));
