@@ -9,8 +9,19 @@ const USAGE = `Usage: npm run sandbox -- [flags]
   --rate-limit N       requests per second per host, beyond it 429 (default none)
   --failure-rate F     fraction 0..1 of authorised requests answered 500 (default 0)
   --groups N           number of seeded groups (default 25)
-  --seed N             seed of the failure RNG (default 42)
+  --seed N             seed of the fault RNGs (default 42)
   --ignore-page-param  answer page 1 whatever ?page= says
+  --reset-rate F       fraction 0..1 of authorised requests whose socket is destroyed unanswered
+  --reset-mode M       beforeHandling (nothing acted on, default), afterHandling (acted on, e.g.
+                       the message recorded as sent, then reset) or mixed (each reset 50/50)
+  --slow-rate F        fraction 0..1 of authorised requests acted on but answered after --slow-ms
+  --slow-ms MS         delay of slow answers (default 1000)
+  --malformed-json-rate F
+                       fraction 0..1 of authorised requests acted on, then answered with a
+                       truncated JSON body
+  --wrong-content-type-rate F
+                       fraction 0..1 of authorised requests answered 200 text/html, not acted on
+  --burst-429 N        the next N requests get 429 with Retry-After: 1
   --help               this text`;
 
 function fail(message: string): never {
@@ -53,6 +64,32 @@ export function parseArgs(argv: string[]): SandboxOptions {
 			case '--seed':
 				options.seed = number(flag, value());
 				break;
+			case '--reset-rate':
+				options.resetRate = number(flag, value());
+				break;
+			case '--reset-mode': {
+				const mode = value();
+				if (mode !== 'beforeHandling' && mode !== 'afterHandling' && mode !== 'mixed') {
+					fail(`${flag} needs beforeHandling, afterHandling or mixed`);
+				}
+				options.resetMode = mode;
+				break;
+			}
+			case '--slow-rate':
+				options.slowRate = number(flag, value());
+				break;
+			case '--slow-ms':
+				options.slowMs = number(flag, value());
+				break;
+			case '--malformed-json-rate':
+				options.malformedJsonRate = number(flag, value());
+				break;
+			case '--wrong-content-type-rate':
+				options.wrongContentTypeRate = number(flag, value());
+				break;
+			case '--burst-429':
+				options.burst429 = number(flag, value());
+				break;
 			case '--ignore-page-param':
 				options.ignorePageParam = true;
 				break;
@@ -72,7 +109,7 @@ async function main(): Promise<void> {
 		onResponse(entry, ms) {
 			const time = new Date().toISOString();
 			console.log(
-				`${time} ${entry.host.padEnd(8)} ${entry.method.padEnd(6)} ${entry.path} ${entry.status} ${ms}ms`,
+				`${time} ${entry.host.padEnd(8)} ${entry.method.padEnd(6)} ${entry.path} ${entry.status} ${ms}ms${entry.fault ? ` [${entry.fault}]` : ''}`,
 			);
 		},
 	});

@@ -39,7 +39,22 @@ export const DEFAULT_OPTIONS: ResolvedOptions = {
 	maxPerPage: 100,
 	ignorePageParam: false,
 	contactCreateMode: 'upsert',
+	resetRate: 0,
+	resetMode: 'beforeHandling',
+	slowRate: 0,
+	slowMs: 1000,
+	malformedJsonRate: 0,
+	wrongContentTypeRate: 0,
+	burst429: 0,
 };
+
+const FRACTIONS = [
+	'failureRate',
+	'resetRate',
+	'slowRate',
+	'malformedJsonRate',
+	'wrongContentTypeRate',
+] as const;
 
 function isNonNegativeInteger(value: number): boolean {
 	return Number.isInteger(value) && value >= 0;
@@ -63,7 +78,14 @@ export function mergeOptions(
 	if (merged.rateLimitPerSecond !== undefined && !(merged.rateLimitPerSecond > 0)) {
 		problems.push('rateLimitPerSecond');
 	}
-	if (!(merged.failureRate >= 0 && merged.failureRate <= 1)) problems.push('failureRate');
+	for (const key of FRACTIONS) {
+		if (!(merged[key] >= 0 && merged[key] <= 1)) problems.push(key);
+	}
+	if (!['beforeHandling', 'afterHandling', 'mixed'].includes(merged.resetMode)) {
+		problems.push('resetMode');
+	}
+	if (!(merged.slowMs >= 0 && Number.isFinite(merged.slowMs))) problems.push('slowMs');
+	if (!isNonNegativeInteger(merged.burst429)) problems.push('burst429');
 	if (!Number.isInteger(merged.seed)) problems.push('seed');
 	if (!isNonNegativeInteger(merged.groupCount)) problems.push('groupCount');
 	if (!(Number.isInteger(merged.maxPerPage) && merged.maxPerPage >= 1)) problems.push('maxPerPage');

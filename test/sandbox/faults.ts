@@ -1,6 +1,8 @@
-// Injected trouble: rate limiting and random 500s. Deterministic (seeded RNG) so a failing test
-// fails the same way every run.
-import type { HostName, ResolvedOptions } from './types';
+// Injected trouble: rate limiting, bursts of 429, random 500s, connection resets, slow answers,
+// broken JSON and proxy pages. Deterministic (seeded RNG) so a failing test fails the same way every
+// run. Each knob draws from its own stream, once per authorised request whatever the rates, so turning
+// one knob does not shift which requests another knob hits.
+import type { FaultName, HostName, ResolvedOptions } from './types';
 
 /** mulberry32: tiny, fast, good enough for choosing which requests fail. */
 function mulberry32(seed: number): () => number {
@@ -14,17 +16,51 @@ function mulberry32(seed: number): () => number {
 	};
 }
 
+/** Faults decided before the handler runs: the request is never acted on. */
+export type PreFault = Extract<FaultName, 'resetBeforeHandling' | 'failure' | 'wrongContentType'>;
+/** Faults applied to the handler's answer: the request was acted on (a send is recorded as sent). */
+export type AnswerFault = Extract<FaultName, 'resetAfterHandling' | 'malformedJson' | 'slow'>;
+
+export interface FaultPlan {
+	before?: PreFault;
+	answer?: AnswerFault;
+}
+
+const STREAMS = ['reset', 'resetMode', 'slow', 'malformedJson', 'wrongContentType'] as const;
+type Stream = (typeof STREAMS)[number];
+
 export class Faults {
 	private windows: Record<HostName, number[]> = { chat: [], contacts: [] };
 	private random: () => number;
+	private streams!: Record<Stream, () => number>;
 
 	constructor(private readonly options: ResolvedOptions) {
 		this.random = mulberry32(options.seed);
+		this.seedStreams();
+	}
+
+	private seedStreams(): void {
+		// The failure stream keeps the plain seed (its sequence predates the other knobs); the others
+		// are offset by multiples of the golden-ratio constant so they are independent of it.
+		this.streams = Object.fromEntries(
+			STREAMS.map((name, i) => [name, mulberry32(this.options.seed + (i + 1) * 0x9e3779b9)]),
+		) as Record<Stream, () => number>;
 	}
 
 	reset(): void {
 		this.windows = { chat: [], contacts: [] };
 		this.random = mulberry32(this.options.seed);
+		this.seedStreams();
+	}
+
+	/**
+	 * `burst429`: while the counter is above zero, every request takes one off it and is refused with
+	 * 429 (Retry-After: 1), whatever the rate limit. Burst requests do not occupy the rate window.
+	 */
+	takeBurst(): boolean {
+		if (this.options.burst429 <= 0) return false;
+		this.options.burst429 -= 1;
+		return true;
 	}
 
 	/**
@@ -47,5 +83,34 @@ export class Faults {
 	shouldFail(): boolean {
 		const draw = this.random();
 		return this.options.failureRate > 0 && draw < this.options.failureRate;
+	}
+
+	private hit(stream: Stream, rate: number): boolean {
+		const draw = this.streams[stream]();
+		return rate > 0 && draw < rate;
+	}
+
+	/**
+	 * The fate of one authorised request. Every stream is drawn each time; when several knobs hit,
+	 * the first of this order wins: reset before handling, 500, wrong content type, reset after
+	 * handling, malformed JSON, slow.
+	 */
+	plan(): FaultPlan {
+		const { options } = this;
+		const fail = this.shouldFail();
+		const reset = this.hit('reset', options.resetRate);
+		const modeDraw = this.streams.resetMode();
+		const wrongType = this.hit('wrongContentType', options.wrongContentTypeRate);
+		const malformed = this.hit('malformedJson', options.malformedJsonRate);
+		const slow = this.hit('slow', options.slowRate);
+		const resetAfter =
+			options.resetMode === 'afterHandling' || (options.resetMode === 'mixed' && modeDraw < 0.5);
+		if (reset && !resetAfter) return { before: 'resetBeforeHandling' };
+		if (fail) return { before: 'failure' };
+		if (wrongType) return { before: 'wrongContentType' };
+		if (reset) return { answer: 'resetAfterHandling' };
+		if (malformed) return { answer: 'malformedJson' };
+		if (slow) return { answer: 'slow' };
+		return {};
 	}
 }

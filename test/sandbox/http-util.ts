@@ -21,6 +21,28 @@ export function writeJson(
 	res.end(text);
 }
 
+/** Writes a body as given, for the fault knobs that answer something other than proper JSON. */
+export function writeRaw(
+	res: ServerResponse,
+	status: number,
+	contentType: string,
+	data: Buffer,
+	headers: Record<string, string> = {},
+): void {
+	if (res.writableEnded || res.destroyed) return;
+	res.writeHead(status, { 'Content-Type': contentType, 'Content-Length': data.length, ...headers });
+	res.end(data);
+}
+
+/**
+ * The first half of the JSON text of `body`, as bytes. A proper prefix of a JSON object or array
+ * is never valid JSON; the bodies answered here are always objects or arrays.
+ */
+export function truncatedJson(body: unknown): Buffer {
+	const full = Buffer.from(JSON.stringify(body) ?? 'null');
+	return full.subarray(0, Math.max(1, Math.floor(full.length / 2)));
+}
+
 export type BodyRead = { kind: 'ok'; data: Buffer } | { kind: 'too_large' } | { kind: 'aborted' };
 
 /**

@@ -1,5 +1,7 @@
 // One node:http server per host family, with the pipeline every request goes through:
-// record -> rate limit -> route (404/405) -> auth (401) -> injected failure (500) -> handler.
+// record -> burst429 -> rate limit -> route (404/405) -> auth (401) -> injected faults decided before
+// the handler (reset before handling, 500, text/html page) -> handler -> its answer, possibly
+// spoiled by a fault decided with the others (reset after handling, truncated JSON, slow).
 // Routing before auth is a choice (the spec does not say): like a reverse proxy in front of the
 // application, an unknown path is answered 404 whatever the credentials, which makes a wrong base
 // URL easy to tell from wrong credentials.
@@ -7,7 +9,8 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import { authFailureMessage, checkBasicAuth } from './auth';
 import type { SandboxContext } from './context';
 import { errorBody, unauthorizedBody } from './errors';
-import { flattenHeaders, sleep, writeJson } from './http-util';
+import type { AnswerFault } from './faults';
+import { flattenHeaders, sleep, truncatedJson, writeJson, writeRaw } from './http-util';
 import type { HostName, Problem, RecordedRequest } from './types';
 
 export interface Exchange {
@@ -17,8 +20,14 @@ export interface Exchange {
 	record: RecordedRequest;
 	/** Capture groups of the matched route pattern. */
 	params: string[];
+	/** How the handler's answer is to be spoiled, if a fault knob hit this request. */
+	answerFault?: AnswerFault;
 	reply(status: number, body: unknown, headers?: Record<string, string>): Promise<void>;
 	fail(problem: Problem, headers?: Record<string, string>): Promise<void>;
+	/** Answers a body as given (not JSON): for the fault knobs. */
+	replyRaw(status: number, contentType: string, data: Buffer): Promise<void>;
+	/** Destroys the socket without answering (status stays 0). */
+	reset(): void;
 }
 
 export type Handler = (ex: Exchange, ctx: SandboxContext) => Promise<void>;
@@ -35,6 +44,13 @@ export interface HostDefinition {
 	notFoundMessage(path: string): string;
 }
 
+/** What a proxy or captive portal answers in place of the API: a login page, status 200. */
+const PROXY_PAGE = Buffer.from(
+	'<!DOCTYPE html>\n<html><head><title>Sign in</title></head><body><h1>Sign in to continue</h1>' +
+		'<form method="post" action="/login"><input name="user"><input name="password" type="password">' +
+		'</form></body></html>\n',
+);
+
 function makeExchange(
 	ctx: SandboxContext,
 	host: HostName,
@@ -42,31 +58,64 @@ function makeExchange(
 	res: ServerResponse,
 	record: RecordedRequest,
 ): Exchange {
-	const reply = async (status: number, body: unknown, headers?: Record<string, string>) => {
-		if (record.status !== 0) return; // answered already
-		record.status = status;
-		if (ctx.options.latencyMs > 0) await sleep(ctx.options.latencyMs);
-		writeJson(res, status, body, headers);
-		ctx.hooks.onResponse?.(record, Date.now() - record.receivedAt);
-	};
-	return {
+	let answered = false;
+	const done = () => ctx.hooks.onResponse?.(record, Date.now() - record.receivedAt);
+	const ex: Exchange = {
 		host,
 		req,
 		res,
 		record,
 		params: [],
-		reply,
+		async reply(status, body, headers) {
+			if (answered) return;
+			answered = true;
+			if (ex.answerFault === 'resetAfterHandling') {
+				// The handler has acted; the client never hears of it.
+				res.destroy();
+				return done();
+			}
+			record.status = status;
+			if (ctx.options.latencyMs > 0) await sleep(ctx.options.latencyMs);
+			if (ex.answerFault === 'slow') await sleep(ctx.options.slowMs);
+			if (ex.answerFault === 'malformedJson') {
+				writeRaw(res, status, 'application/json; charset=utf-8', truncatedJson(body), headers);
+			} else {
+				writeJson(res, status, body, headers);
+			}
+			done();
+		},
+		async replyRaw(status, contentType, data) {
+			if (answered) return;
+			answered = true;
+			record.status = status;
+			if (ctx.options.latencyMs > 0) await sleep(ctx.options.latencyMs);
+			writeRaw(res, status, contentType, data);
+			done();
+		},
 		fail: (problem, headers) =>
-			reply(
+			ex.reply(
 				problem.status,
 				errorBody(host, problem.status, problem.code, problem.message),
 				headers,
 			),
+		reset() {
+			if (answered) return;
+			answered = true;
+			res.destroy();
+			done();
+		},
 	};
+	return ex;
 }
 
 async function dispatch(ctx: SandboxContext, def: HostDefinition, ex: Exchange): Promise<void> {
 	const { record, req } = ex;
+	if (ctx.faults.takeBurst()) {
+		record.fault = 'burst429';
+		const message =
+			'Too many requests (a burst of 429 injected by the sandbox burst429 option); retry after 1 s';
+		return ex.fail({ status: 429, code: 'rate_limited', message }, { 'Retry-After': '1' });
+	}
 	const retryAfter = ctx.faults.admit(def.host, record.receivedAt);
 	if (retryAfter !== null) {
 		const message = `Rate limit of ${ctx.options.rateLimitPerSecond} requests per second exceeded; retry after ${retryAfter} s`;
@@ -93,9 +142,19 @@ async function dispatch(ctx: SandboxContext, def: HostDefinition, ex: Exchange):
 		ctx.credentials.apiSecret,
 	);
 	if (auth !== 'ok') return ex.reply(401, unauthorizedBody(def.host, authFailureMessage(auth)));
-	if (ctx.faults.shouldFail()) {
+	const plan = ctx.faults.plan();
+	if (plan.before) record.fault = plan.before;
+	if (plan.before === 'resetBeforeHandling') return ex.reset();
+	if (plan.before === 'failure') {
 		const message = 'Internal server error (injected by the sandbox failureRate option)';
 		return ex.fail({ status: 500, code: 'internal_error', message });
+	}
+	if (plan.before === 'wrongContentType') {
+		return ex.replyRaw(200, 'text/html; charset=utf-8', PROXY_PAGE);
+	}
+	if (plan.answer) {
+		record.fault = plan.answer;
+		ex.answerFault = plan.answer;
 	}
 	ex.params = match.m.slice(1);
 	await handler(ex, ctx);

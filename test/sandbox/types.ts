@@ -15,7 +15,36 @@ export interface SandboxOptions {
 	maxPerPage?: number;
 	ignorePageParam?: boolean;
 	contactCreateMode?: 'upsert' | 'duplicate';
+	/** Fraction 0..1 of authorised requests whose socket is destroyed without an answer. */
+	resetRate?: number;
+	/**
+	 * When a reset happens: `beforeHandling` (nothing acted on, nothing recorded as sent),
+	 * `afterHandling` (the request is acted on, e.g. the message recorded as sent, then the socket is
+	 * destroyed: the client cannot know it went through), or `mixed` (each reset picks one, 50/50).
+	 */
+	resetMode?: ResetMode;
+	/** Fraction 0..1 of authorised requests acted on at once but answered only after `slowMs`. */
+	slowRate?: number;
+	slowMs?: number;
+	/** Fraction 0..1 of authorised requests acted on, then answered with a truncated JSON body. */
+	malformedJsonRate?: number;
+	/** Fraction 0..1 of authorised requests answered 200 text/html (a proxy page), not acted on. */
+	wrongContentTypeRate?: number;
+	/** The next N requests (any, before routing and auth) get 429 with Retry-After: 1. Counts down. */
+	burst429?: number;
 }
+
+export type ResetMode = 'beforeHandling' | 'afterHandling' | 'mixed';
+
+/** The injected fault a request met, recorded on its RecordedRequest. */
+export type FaultName =
+	| 'burst429'
+	| 'resetBeforeHandling'
+	| 'resetAfterHandling'
+	| 'slow'
+	| 'malformedJson'
+	| 'wrongContentType'
+	| 'failure';
 
 /** Options with every default filled in; the one object all handlers read at request time. */
 export interface ResolvedOptions {
@@ -31,6 +60,13 @@ export interface ResolvedOptions {
 	maxPerPage: number;
 	ignorePageParam: boolean;
 	contactCreateMode: 'upsert' | 'duplicate';
+	resetRate: number;
+	resetMode: ResetMode;
+	slowRate: number;
+	slowMs: number;
+	malformedJsonRate: number;
+	wrongContentTypeRate: number;
+	burst429: number;
 }
 
 export type HostName = 'chat' | 'contacts';
@@ -50,9 +86,14 @@ export interface RecordedRequest {
 	headers: Record<string, string>;
 	authorized: boolean;
 	body?: unknown;
-	/** The status answered; 0 while in flight, and stays 0 if the client went away unanswered. */
+	/**
+	 * The status answered; 0 while in flight, and stays 0 if the client went away unanswered or the
+	 * socket was reset by a fault knob.
+	 */
 	status: number;
 	receivedAt: number;
+	/** Set when an injected fault (a knob of SandboxOptions) shaped this request's fate. */
+	fault?: FaultName;
 }
 
 /** Optional observers, used by the CLI to log one line per request. */
