@@ -98,7 +98,7 @@ describe('Contact > Create and Delete in the real n8n engine', () => {
 			jsonItems({}),
 		);
 		expect(again.error?.message).toContain('HTTP 404');
-		expect(again.error?.httpCode).toBe('404');
+		expect((again.error as { httpCode?: string } | undefined)?.httpCode).toBe('404');
 		const tolerant = await env.run(
 			{
 				resource: 'contact',

@@ -5,6 +5,7 @@ import * as group from './group';
 import * as media from './media';
 import * as message from './message';
 import type { Operation } from './operation';
+import { requestOptionsField } from './request-options';
 import * as senderNumber from './senderNumber';
 import * as template from './template';
 
@@ -41,4 +42,5 @@ export const properties: INodeProperties[] = [
 	...group.description,
 	...senderNumber.description,
 	...template.description,
+	requestOptionsField,
 ];

@@ -1,22 +1,27 @@
 /**
- * Runs the chosen operation for every input item. Each output item is paired with its input item.
- * A failing item either becomes an error item (Continue On Fail) or stops the run with an error that
- * says which items already went out, so a rerun can skip them.
+ * Runs the chosen operation for every input item, a bounded number at a time, and keeps the output in
+ * input order with each output item paired to its input item. A failing item either becomes an error
+ * item (Continue On Fail) or stops the run: no new item starts, the ones in flight finish, and the
+ * error lists every item that already went out, so a rerun can skip them.
  */
 import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 import { errorItemJson, toNodeError } from '../helpers/node-errors';
 import { clientForNode } from '../transport/client-for-node';
 import { type ExecutionState, newExecutionState } from './operation';
+import { readRequestOptions } from './request-options';
 import { resources } from './resources';
 
-function summariseDone(done: Array<{ itemIndex: number; json: IDataObject }>): string | undefined {
-	if (done.length === 0) return 'No item had been processed before this one.';
-	const ids = done
-		.map(({ itemIndex, json }) =>
-			json.messageId ? `item ${itemIndex}: ${String(json.messageId)}` : `item ${itemIndex}`,
-		)
-		.join(', ');
-	return `${done.length} item(s) had already succeeded before this failure and were not rolled back: ${ids}.`;
+type Outcome = { ok: true; results: IDataObject[] } | { ok: false; error: unknown };
+
+function summariseDone(outcomes: Array<Outcome | undefined>): string {
+	const done: string[] = [];
+	outcomes.forEach((outcome, itemIndex) => {
+		if (!outcome?.ok) return;
+		const ids = outcome.results.map((json) => json.messageId).filter(Boolean);
+		done.push(ids.length ? `item ${itemIndex}: ${ids.join(', ')}` : `item ${itemIndex}`);
+	});
+	if (done.length === 0) return 'No other item had succeeded.';
+	return `${done.length} item(s) had already succeeded and were not undone: ${done.join('; ')}.`;
 }
 
 export async function route(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
@@ -31,30 +36,46 @@ export async function route(this: IExecuteFunctions): Promise<INodeExecutionData
 			0,
 		);
 	}
-	const state: ExecutionState = newExecutionState(await clientForNode(this));
+	const options = readRequestOptions(this);
+	const client = await clientForNode(this, {
+		retry: options.retry,
+		timeoutMs: options.timeoutMs,
+		requestsPerSecond: options.requestsPerSecond,
+	});
+	const state: ExecutionState = newExecutionState(client);
+	const continueOnFail = this.continueOnFail();
+	const outcomes: Array<Outcome | undefined> = new Array(items.length);
+	let next = 0;
+	let stopped = false;
+
+	const worker = async () => {
+		while (!stopped && next < items.length) {
+			const itemIndex = next++;
+			try {
+				const result = await handler.execute.call(this, itemIndex, state);
+				outcomes[itemIndex] = { ok: true, results: Array.isArray(result) ? result : [result] };
+			} catch (error) {
+				outcomes[itemIndex] = { ok: false, error };
+				if (!continueOnFail) stopped = true;
+			}
+		}
+	};
+	await Promise.all(Array.from({ length: Math.min(options.concurrency, items.length) }, worker));
+
 	const output: INodeExecutionData[] = [];
-	const done: Array<{ itemIndex: number; json: IDataObject }> = [];
 	for (let itemIndex = 0; itemIndex < items.length; itemIndex++) {
-		try {
-			const result = await handler.execute.call(this, itemIndex, state);
-			const results = Array.isArray(result) ? result : [result];
-			for (const json of results) done.push({ itemIndex, json });
+		const outcome = outcomes[itemIndex];
+		if (!outcome) continue;
+		if (outcome.ok) {
 			output.push(
-				...this.helpers.constructExecutionMetaData(this.helpers.returnJsonArray(results), {
+				...this.helpers.constructExecutionMetaData(this.helpers.returnJsonArray(outcome.results), {
 					itemData: { item: itemIndex },
 				}),
 			);
-		} catch (error) {
-			if (this.continueOnFail()) {
-				output.push({ json: errorItemJson(error), pairedItem: { item: itemIndex } });
-				continue;
-			}
-			throw toNodeError(
-				this.getNode(),
-				error,
-				itemIndex,
-				resource === 'message' ? summariseDone(done) : undefined,
-			);
+		} else if (continueOnFail) {
+			output.push({ json: errorItemJson(outcome.error), pairedItem: { item: itemIndex } });
+		} else {
+			throw toNodeError(this.getNode(), outcome.error, itemIndex, summariseDone(outcomes));
 		}
 	}
 	return [output];

@@ -4,7 +4,8 @@
  */
 import type { ZodType, ZodTypeDef } from 'zod';
 import { apiErrorFromResponse } from './api-error';
-import { SmsLeopardResponseError } from './errors';
+import { SmsLeopardRateLimitError, SmsLeopardResponseError } from './errors';
+import { Pacer } from './pacing';
 import { type RetryOptions, type Sleep, withRetries } from './retry';
 import type { HttpMethod, RequestBody, Transport, TransportResponse } from './transport';
 import { issuesOf } from './validation';
@@ -31,6 +32,8 @@ export interface ApiCallerOptions {
 	sleep: Sleep;
 	retry: RetryOptions;
 	timeoutMs?: number;
+	/** Spacing of requests for accounts with a known limit; none when absent. */
+	requestsPerSecond?: number;
 }
 
 function parseBody(body: unknown): { ok: true; value: unknown } | { ok: false } {
@@ -44,7 +47,11 @@ function parseBody(body: unknown): { ok: true; value: unknown } | { ok: false } 
 }
 
 export class ApiCaller {
-	constructor(private readonly options: ApiCallerOptions) {}
+	private readonly pacer: Pacer;
+
+	constructor(private readonly options: ApiCallerOptions) {
+		this.pacer = new Pacer(options.sleep, options.requestsPerSecond);
+	}
 
 	url(host: ApiHost, path: string): string {
 		const base = host === 'chat' ? this.options.chatUrl : this.options.contactsUrl;
@@ -53,10 +60,16 @@ export class ApiCaller {
 
 	async call<T>(call: ApiCall<T>): Promise<T> {
 		return await withRetries(
-			async () => await this.attempt(call),
+			async () => {
+				await this.pacer.wait();
+				return await this.attempt(call);
+			},
 			call.idempotent,
 			this.options.retry,
 			this.options.sleep,
+			(error, delayMs) => {
+				if (error instanceof SmsLeopardRateLimitError) this.pacer.pause(delayMs);
+			},
 		);
 	}
 

@@ -52,6 +52,8 @@ export interface SmsLeopardClientOptions {
 	channel?: string;
 	retry?: Partial<RetryOptions>;
 	timeoutMs?: number;
+	/** Never send faster than this (for accounts with a known limit). */
+	requestsPerSecond?: number;
 }
 
 const baseUrl = z
@@ -70,6 +72,7 @@ const clientOptions = z.object({
 		.regex(/^[A-Za-z0-9_-]+$/, 'must be one path segment such as "whatsapp"')
 		.default(DEFAULT_CHANNEL),
 	timeoutMs: z.number().int().positive().optional(),
+	requestsPerSecond: z.number().nonnegative('must be 0 (no limit) or more').optional(),
 });
 
 export class SmsLeopardClient {
@@ -82,6 +85,7 @@ export class SmsLeopardClient {
 			contactsUrl: options.contactsUrl,
 			channel: options.channel,
 			timeoutMs: options.timeoutMs,
+			requestsPerSecond: options.requestsPerSecond,
 		});
 		this.channel = settings.channel;
 		this.caller = new ApiCaller({
@@ -90,6 +94,7 @@ export class SmsLeopardClient {
 			chatUrl: settings.chatUrl,
 			contactsUrl: settings.contactsUrl,
 			timeoutMs: settings.timeoutMs,
+			requestsPerSecond: settings.requestsPerSecond,
 			retry: { ...DEFAULT_RETRY, ...options.retry },
 		});
 	}

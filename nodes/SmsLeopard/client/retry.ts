@@ -11,7 +11,7 @@ import {
 } from './errors';
 
 export interface RetryOptions {
-	/** Attempts after the first. */
+	/** Attempts after the first for server and connection errors (429 waits are bound by time only). */
 	maxRetries: number;
 	/** Upper bound on the time spent waiting between attempts of one call. */
 	maxTotalWaitMs: number;
@@ -45,10 +45,11 @@ export function retryDelay(
 	idempotent: boolean,
 	options: RetryOptions,
 ): number | undefined {
-	if (attempt >= options.maxRetries) return undefined;
 	if (error instanceof SmsLeopardRateLimitError) {
-		return error.retryAfterMs ?? backoffDelay(attempt, options);
+		// A 429 means the request was refused, not acted on: always safe, bounded by the wait budget.
+		return error.retryAfterMs ?? backoffDelay(Math.min(attempt, 5), options);
 	}
+	if (attempt >= options.maxRetries) return undefined;
 	if (error instanceof SmsLeopardConnectionError) {
 		if (!error.requestSent || idempotent || options.retryUnsafe)
 			return backoffDelay(attempt, options);
@@ -60,11 +61,16 @@ export function retryDelay(
 	return undefined;
 }
 
+/**
+ * Runs `call` until it succeeds or must fail. `onWait` learns of each wait before it starts, so a
+ * 429 can hold back other callers too.
+ */
 export async function withRetries<T>(
 	call: () => Promise<T>,
 	idempotent: boolean,
 	options: RetryOptions,
 	sleep: Sleep,
+	onWait?: (error: unknown, delayMs: number) => void,
 ): Promise<T> {
 	let waited = 0;
 	for (let attempt = 0; ; attempt++) {
@@ -74,6 +80,7 @@ export async function withRetries<T>(
 			const delay = retryDelay(error, attempt, idempotent, options);
 			if (delay === undefined || waited + delay > options.maxTotalWaitMs) throw error;
 			waited += delay;
+			onWait?.(error, delay);
 			await sleep(delay);
 		}
 	}

@@ -56,9 +56,15 @@ export function checkBaseUrl(
 	return text;
 }
 
+export interface NodeClientSettings {
+	retry?: Partial<RetryOptions>;
+	timeoutMs?: number;
+	requestsPerSecond?: number;
+}
+
 export async function clientForNode(
 	context: IExecuteFunctions | ILoadOptionsFunctions,
-	retry?: Partial<RetryOptions>,
+	settings: NodeClientSettings = {},
 ): Promise<SmsLeopardClient> {
 	const credentials = await context.getCredentials(CREDENTIAL_TYPE);
 	return new SmsLeopardClient({
@@ -75,6 +81,6 @@ export async function clientForNode(
 			typeof credentials.channel === 'string' && credentials.channel.trim() !== ''
 				? credentials.channel.trim()
 				: DEFAULT_CHANNEL,
-		retry,
+		...settings,
 	});
 }

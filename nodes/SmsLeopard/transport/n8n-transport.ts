@@ -67,6 +67,9 @@ export class N8nTransport implements Transport {
 			ignoreHttpStatusErrors: true,
 			json: true,
 			timeout: request.timeoutMs,
+			// Following redirects makes axios buffer the whole request body (an upload) in memory, and
+			// would hand the credentials to another host; the API never redirects.
+			disableFollowRedirect: true,
 		};
 		if (request.body?.type === 'json') {
 			options.body = request.body.data as IHttpRequestOptions['body'];

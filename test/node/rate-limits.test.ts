@@ -1,0 +1,66 @@
+import { TEMPLATES } from '../sandbox';
+import { type NodeEnv, jsonItems, senderLocator, startNodeEnv, templateLocator } from './support';
+
+let env: NodeEnv;
+
+beforeAll(async () => {
+	env = await startNodeEnv();
+});
+afterAll(async () => await env.stop());
+beforeEach(() => env.sandbox.reset());
+
+const sendFlow = (requestOptions: Record<string, unknown>) => ({
+	resource: 'message',
+	operation: 'sendTemplate',
+	senderNumber: senderLocator,
+	template: templateLocator(TEMPLATES.flow.id),
+	destination: '={{ $json.phone }}',
+	variablesMode: 'define',
+	requestOptions,
+});
+
+const phones = (count: number) =>
+	jsonItems(
+		...Array.from({ length: count }, (_, index) => ({
+			phone: `+2547004${String(index).padStart(5, '0')}`,
+		})),
+	);
+
+describe('rate limits in the real n8n engine', () => {
+	it('waits out 429 answers and sends every item exactly once', async () => {
+		env.sandbox.setOptions({ rateLimitPerSecond: 40 });
+		const { items, error } = await env.run(sendFlow({ concurrency: 10 }), phones(100));
+		expect(error).toBeUndefined();
+		expect(items).toHaveLength(100);
+		expect(env.sandbox.requests.some((request) => request.status === 429)).toBe(true);
+		const counts = Object.values(env.sandbox.state.sendCountByDestination);
+		expect(counts).toHaveLength(100);
+		expect(counts.every((count) => count === 1)).toBe(true);
+	}, 30_000);
+
+	it('Max Requests per Second keeps under an account limit: no 429 at all', async () => {
+		env.sandbox.setOptions({ rateLimitPerSecond: 20 });
+		const { items, error } = await env.run(
+			sendFlow({ concurrency: 10, requestsPerSecond: 15 }),
+			phones(30),
+		);
+		expect(error).toBeUndefined();
+		expect(items).toHaveLength(30);
+		expect(env.sandbox.requests.filter((request) => request.status === 429)).toHaveLength(0);
+	}, 30_000);
+
+	it('gives up when the rate-limit wait budget is spent, naming the rate limit', async () => {
+		// Three requests a second: the sender and template lookups, then the first send.
+		env.sandbox.setOptions({ rateLimitPerSecond: 3 });
+		const { items, error } = await env.run(
+			sendFlow({ concurrency: 1, maxRateLimitWait: 0 }),
+			phones(3),
+			{
+				continueOnFail: true,
+			},
+		);
+		expect(error).toBeUndefined();
+		expect(items[0].json.messageId).toEqual(expect.any(String));
+		expect(items[1].json).toMatchObject({ errorKind: 'rateLimit', httpStatus: 429 });
+	});
+});
