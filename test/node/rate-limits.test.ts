@@ -9,7 +9,7 @@ beforeAll(async () => {
 afterAll(async () => await env.stop());
 beforeEach(() => env.sandbox.reset());
 
-const sendFlow = (requestOptions: Record<string, unknown>) => ({
+const sendFlow = (requestOptions: Record<string, number | boolean>) => ({
 	resource: 'message',
 	operation: 'sendTemplate',
 	senderNumber: senderLocator,

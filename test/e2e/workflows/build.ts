@@ -1,0 +1,88 @@
+/**
+ * Small builders for n8n workflow JSON, so the end-to-end workflows and the demo read as what they
+ * do: which nodes, with which parameters, connected in which order.
+ */
+import type { WorkflowJson } from '../harness';
+
+export const NODE_TYPE = 'n8n-nodes-smsleopard.smsLeopard';
+export const CREDENTIAL_TYPE = 'smsLeopardApi';
+
+export interface WorkflowNode {
+	id: string;
+	name: string;
+	type: string;
+	typeVersion: number;
+	position: [number, number];
+	parameters: Record<string, unknown>;
+	credentials?: Record<string, { id: string; name: string }>;
+	onError?: string;
+	[key: string]: unknown;
+}
+
+let counter = 0;
+
+function baseNode(
+	name: string,
+	type: string,
+	typeVersion: number,
+	parameters: Record<string, unknown>,
+): WorkflowNode {
+	counter++;
+	return {
+		id: `node-${counter}-${name.toLowerCase().replace(/\W+/g, '-')}`,
+		name,
+		type,
+		typeVersion,
+		position: [0, 0],
+		parameters,
+	};
+}
+
+export function trigger(name = 'Start'): WorkflowNode {
+	return baseNode(name, 'n8n-nodes-base.manualTrigger', 1, {});
+}
+
+/** A Code node returning `items` (JavaScript source of an array of n8n items). */
+export function code(name: string, itemsSource: string): WorkflowNode {
+	return baseNode(name, 'n8n-nodes-base.code', 2, { jsCode: `return ${itemsSource};` });
+}
+
+export function smsLeopard(
+	name: string,
+	credential: { id: string; name: string },
+	parameters: Record<string, unknown>,
+	settings: { onError?: 'continueRegularOutput' | 'stopWorkflow'; executeOnce?: boolean } = {},
+): WorkflowNode {
+	return {
+		...baseNode(name, NODE_TYPE, 1, parameters),
+		credentials: { [CREDENTIAL_TYPE]: credential },
+		...settings,
+	};
+}
+
+/** Connects each chain in order; a node may start several chains (parallel branches). */
+export function workflow(name: string, chains: WorkflowNode[][]): WorkflowJson {
+	const nodes = new Map<string, WorkflowNode>();
+	const connections: Record<
+		string,
+		{ main: Array<Array<{ node: string; type: string; index: number }>> }
+	> = {};
+	chains.forEach((chain, row) => {
+		chain.forEach((node, column) => {
+			if (!nodes.has(node.name)) {
+				node.position = [column * 240, row * 200];
+				nodes.set(node.name, node);
+			}
+			const previous = chain[column - 1];
+			if (!previous) return;
+			connections[previous.name] ??= { main: [[]] };
+			const targets = connections[previous.name].main[0];
+			if (!targets.some((target) => target.node === node.name)) {
+				targets.push({ node: node.name, type: 'main', index: 0 });
+			}
+		});
+	});
+	return { name, nodes: [...nodes.values()], connections, settings: { executionOrder: 'v1' } };
+}
+
+export const locator = (value: string, mode: 'list' | 'id' = 'id') => ({ __rl: true, mode, value });

@@ -1,0 +1,112 @@
+/**
+ * The demo workflow: every operation of the node, the way a marketer would wire it.
+ * - Customers (3, each with a PDF invoice) -> Media > Upload -> Message > Send Template (document header)
+ *   -> Message > Send Template (URL button, fields from the template)
+ * - New contact -> Contact > Create (groups, custom attributes) -> Contact > Delete
+ * - Group > Get Many (every page), Sender Number > Get Many, Template > Get Many
+ */
+import { code, locator, smsLeopard, trigger, workflow } from './build';
+
+export const DEMO_SENDER = '110000000000001';
+export const DEMO_PHONES = ['+254712000001', '+254712000002', '+254712000003'];
+
+const invoicePdf =
+	"'%PDF-1.4\\n% demo invoice\\n1 0 obj << /Type /Catalog >> endobj\\ntrailer << /Root 1 0 R >>\\n%%EOF\\n'";
+
+export function demoWorkflow(credential: { id: string; name: string }) {
+	const start = trigger();
+	const customers = code(
+		'Customers',
+		`[
+  { name: 'Amina', phone: '${DEMO_PHONES[0]}', invoice: 'INV-1001', parcel: 'PX-501' },
+  { name: 'Brian', phone: '${DEMO_PHONES[1]}', invoice: 'INV-1002', parcel: 'PX-502' },
+  { name: 'Cynthia', phone: '${DEMO_PHONES[2]}', invoice: 'INV-1003', parcel: 'PX-503' },
+].map((customer) => ({
+  json: customer,
+  binary: { invoice: { data: Buffer.from(${invoicePdf}).toString('base64'), mimeType: 'application/pdf', fileName: 'invoice.pdf', fileExtension: 'pdf' } },
+}))`,
+	);
+	const upload = smsLeopard('Upload Invoice', credential, {
+		resource: 'media',
+		operation: 'upload',
+		senderNumber: locator(DEMO_SENDER, 'list'),
+		binaryPropertyName: 'invoice',
+		options: { fileName: 'Invoice.pdf' },
+	});
+	const sendInvoice = smsLeopard('Send Invoice', credential, {
+		resource: 'message',
+		operation: 'sendTemplate',
+		senderNumber: locator(DEMO_SENDER, 'list'),
+		template: locator('tpl_invoice', 'list'),
+		destination: "={{ $('Customers').item.json.phone }}",
+		variablesMode: 'template',
+		templateFields: {
+			mappingMode: 'defineBelow',
+			value: { body_1: "={{ $('Customers').item.json.invoice }}" },
+		},
+		headerMedia: 'mediaId',
+		mediaId: '={{ $json.media_id }}',
+		fileName: "={{ $('Customers').item.json.invoice }}.pdf",
+	});
+	const sendTracking = smsLeopard('Send Tracking Link', credential, {
+		resource: 'message',
+		operation: 'sendTemplate',
+		senderNumber: locator(DEMO_SENDER, 'list'),
+		template: locator('tpl_track_parcel', 'list'),
+		destination: "={{ $('Customers').item.json.phone }}",
+		variablesMode: 'template',
+		templateFields: {
+			mappingMode: 'defineBelow',
+			value: {
+				body_1: "={{ $('Customers').item.json.parcel }}",
+				button_0_url: "={{ $('Customers').item.json.parcel }}",
+			},
+		},
+	});
+	const newContact = code(
+		'New Signup',
+		"[{ json: { phone: '+254722555001', name: 'Zawadi Akinyi', email: 'zawadi@example.com' } }]",
+	);
+	const createContact = smsLeopard('Create Contact', credential, {
+		resource: 'contact',
+		operation: 'create',
+		phoneNumber: '={{ $json.phone }}',
+		additionalFields: {
+			name: '={{ $json.name }}',
+			email: '={{ $json.email }}',
+			groupIds: [1, 2],
+			customAttributes: {
+				attribute: [
+					{ name: 'signup_source', value: 'website' },
+					{ name: 'plan', value: 'premium' },
+				],
+			},
+		},
+	});
+	const deleteContact = smsLeopard('Delete Contact', credential, {
+		resource: 'contact',
+		operation: 'delete',
+		contactId: '={{ $json.id }}',
+	});
+	const groups = smsLeopard('Get Groups', credential, {
+		resource: 'group',
+		operation: 'getAll',
+		returnAll: true,
+	});
+	const senders = smsLeopard('Get Sender Numbers', credential, {
+		resource: 'senderNumber',
+		operation: 'getAll',
+	});
+	const templates = smsLeopard('Get Templates', credential, {
+		resource: 'template',
+		operation: 'getAll',
+		senderNumber: locator(DEMO_SENDER, 'list'),
+	});
+	return workflow('SMSLeopard demo', [
+		[start, customers, upload, sendInvoice, sendTracking],
+		[start, newContact, createContact, deleteContact],
+		[start, groups],
+		[start, senders],
+		[start, templates],
+	]);
+}
