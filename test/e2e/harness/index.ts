@@ -1,0 +1,7 @@
+// The real-n8n harness: install lookup, user folders, CLI runs and the server.
+export * from './n8n-install';
+export * from './n8n-process';
+export * from './user-folder';
+export * from './run-workflow';
+export * from './n8n-server';
+export * from './pack';

@@ -1,0 +1,98 @@
+// Runs the real n8n CLI against one throwaway user folder, with an environment that keeps it
+// quiet, offline and out of the real ~/.n8n.
+import { spawn } from 'child_process';
+import { createServer } from 'net';
+import * as path from 'path';
+
+import type { N8nInstall } from './n8n-install';
+
+export interface UserFolder {
+	/** N8N_USER_FOLDER: n8n keeps its data in `<root>/.n8n`. */
+	root: string;
+	n8nDir: string;
+	/** Where community packages live, as when a user installs one in the editor. */
+	nodesDir: string;
+	n8n: N8nInstall;
+}
+
+export interface CliResult {
+	exitCode: number | null;
+	stdout: string;
+	stderr: string;
+	durationMs: number;
+}
+
+export interface RunOptions {
+	env?: Record<string, string>;
+	/** Task-broker port; two n8n processes on the default 5679 collide. Free port if unset. */
+	brokerPort?: number;
+	timeoutMs?: number;
+}
+
+/** A TCP port nothing listens on right now (the OS picks it). */
+export function freePort(): Promise<number> {
+	return new Promise((resolve, reject) => {
+		const server = createServer();
+		server.unref();
+		server.on('error', reject);
+		server.listen(0, '127.0.0.1', () => {
+			const address = server.address();
+			server.close(() => resolve(typeof address === 'object' && address ? address.port : 0));
+		});
+	});
+}
+
+/** The environment for n8n: the caller's, minus anything n8n- or node-specific it could inherit. */
+export function n8nEnv(folder: UserFolder, brokerPort: number, extra: Record<string, string> = {}) {
+	const base: Record<string, string> = {};
+	for (const [key, value] of Object.entries(process.env)) {
+		// A parent's N8N_*/DB_* would redirect the run; NODE_OPTIONS from jest/tsx loaders would
+		// be applied to n8n and its task runner.
+		// jest sets NODE_ENV=test, which makes `n8n execute` skip the run and exit 0.
+		if (value === undefined || /^(N8N_|DB_|NODE_OPTIONS$|NODE_PATH$|NODE_ENV$|JEST_)/.test(key))
+			continue;
+		base[key] = value;
+	}
+	return {
+		...base,
+		// n8n spawns its task runner with this node too; keep the matching node first on PATH.
+		PATH: `${path.dirname(folder.n8n.nodeBin)}${path.delimiter}${process.env.PATH ?? ''}`,
+		N8N_USER_FOLDER: folder.root,
+		N8N_RUNNERS_BROKER_PORT: String(brokerPort),
+		N8N_DIAGNOSTICS_ENABLED: 'false',
+		N8N_VERSION_NOTIFICATIONS_ENABLED: 'false',
+		N8N_TEMPLATES_ENABLED: 'false',
+		N8N_PERSONALIZATION_ENABLED: 'false',
+		N8N_HIRING_BANNER_ENABLED: 'false',
+		N8N_ENFORCE_SETTINGS_FILE_PERMISSIONS: 'true',
+		GENERIC_TIMEZONE: 'UTC',
+		TZ: 'UTC',
+		...extra,
+	};
+}
+
+/** Runs `n8n <args>` to completion, collecting its output. */
+export async function runN8n(
+	folder: UserFolder,
+	args: string[],
+	options: RunOptions = {},
+): Promise<CliResult> {
+	const brokerPort = options.brokerPort ?? (await freePort());
+	const started = Date.now();
+	const child = spawn(folder.n8n.nodeBin, [folder.n8n.n8nBin, ...args], {
+		cwd: folder.root,
+		env: n8nEnv(folder, brokerPort, options.env),
+		stdio: ['ignore', 'pipe', 'pipe'],
+	});
+	let stdout = '';
+	let stderr = '';
+	child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+	child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+	const timer = setTimeout(() => child.kill('SIGKILL'), options.timeoutMs ?? 120_000);
+	const exitCode = await new Promise<number | null>((resolve, reject) => {
+		child.on('error', reject);
+		child.on('close', (code) => resolve(code));
+	});
+	clearTimeout(timer);
+	return { exitCode, stdout, stderr, durationMs: Date.now() - started };
+}

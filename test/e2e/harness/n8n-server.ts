@@ -1,0 +1,90 @@
+// Starts `n8n start` on a user folder and waits until it is healthy; for interactive use and
+// tests that need the REST API or the editor.
+import { spawn } from 'child_process';
+
+import { freePort, n8nEnv, type UserFolder } from './n8n-process';
+
+export interface N8nServer {
+	url: string;
+	pid: number | undefined;
+	/** Everything it printed so far, for a failing test's message. */
+	logs(): string;
+	/** SIGTERM (n8n stops its task runner too), SIGKILL if still alive after the grace time. */
+	stop(graceMs?: number): Promise<void>;
+}
+
+export interface ServerOptions {
+	port?: number;
+	brokerPort?: number;
+	env?: Record<string, string>;
+	startTimeoutMs?: number;
+}
+
+interface Probe {
+	status: number;
+	body?: { status?: string };
+}
+
+async function getJson(url: string): Promise<Probe> {
+	try {
+		const response = await fetch(url);
+		const body = (await response.json().catch(() => undefined)) as Probe['body'];
+		return { status: response.status, body };
+	} catch {
+		return { status: 0 }; // Not listening yet.
+	}
+}
+
+/**
+ * Ready for a client: /healthz answers as soon as the HTTP server listens, /healthz/readiness
+ * once the database is migrated, and the REST API (and editor) is mounted after that, so the
+ * public /rest/settings answering 200 is the signal that counts.
+ */
+async function isReady(url: string): Promise<boolean> {
+	const health = await getJson(`${url}/healthz`);
+	if (health.status !== 200 || health.body?.status !== 'ok') return false;
+	return (await getJson(`${url}/rest/settings`)).status === 200;
+}
+
+export async function startN8nServer(
+	folder: UserFolder,
+	options: ServerOptions = {},
+): Promise<N8nServer> {
+	const port = options.port ?? (await freePort());
+	const brokerPort = options.brokerPort ?? (await freePort());
+	const url = `http://127.0.0.1:${port}`;
+	const child = spawn(folder.n8n.nodeBin, [folder.n8n.n8nBin, 'start'], {
+		cwd: folder.root,
+		env: n8nEnv(folder, brokerPort, {
+			N8N_PORT: String(port),
+			N8N_LISTEN_ADDRESS: '127.0.0.1',
+			// Plain http on localhost: a secure cookie would stop the editor's login.
+			N8N_SECURE_COOKIE: 'false',
+			...options.env,
+		}),
+		stdio: ['ignore', 'pipe', 'pipe'],
+	});
+	let output = '';
+	child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
+	child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
+	const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+	let alive = true;
+	void exited.then(() => (alive = false));
+
+	const stop = async (graceMs = 15_000) => {
+		if (!alive) return;
+		child.kill('SIGTERM');
+		const timer = setTimeout(() => child.kill('SIGKILL'), graceMs);
+		await exited;
+		clearTimeout(timer);
+	};
+
+	const deadline = Date.now() + (options.startTimeoutMs ?? 90_000);
+	while (Date.now() < deadline) {
+		if (!alive) throw new Error(`n8n start exited before it was healthy:\n${output}`);
+		if (await isReady(url)) return { url, pid: child.pid, logs: () => output, stop };
+		await new Promise((resolve) => setTimeout(resolve, 250));
+	}
+	await stop();
+	throw new Error(`n8n start was not healthy within the timeout:\n${output}`);
+}

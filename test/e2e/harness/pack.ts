@@ -1,0 +1,24 @@
+// Packs a package folder the way it is published (`npm pack` runs its prepack build), so the
+// suite installs exactly what users would get from npm.
+import { execFileSync } from 'child_process';
+import { mkdtempSync } from 'fs';
+import { tmpdir } from 'os';
+import * as path from 'path';
+
+import { repoRoot } from './n8n-install';
+
+/** Returns the tarball path, in a fresh temp folder unless `destination` is given. */
+export function packPackage(
+	dir: string = repoRoot,
+	destination: string = mkdtempSync(path.join(tmpdir(), 'n8n-pack-')),
+): string {
+	const out = execFileSync('npm', ['pack', '--json', '--pack-destination', destination], {
+		cwd: dir,
+		encoding: 'utf8',
+		env: { ...process.env, npm_config_loglevel: 'error' },
+		stdio: ['ignore', 'pipe', 'inherit'],
+	});
+	// prepack scripts print to stdout too; the JSON report is the last thing written.
+	const report = JSON.parse(out.slice(out.lastIndexOf('\n[') + 1)) as Array<{ filename: string }>;
+	return path.join(destination, report[0].filename);
+}

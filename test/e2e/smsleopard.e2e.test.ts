@@ -1,0 +1,349 @@
+/**
+ * The product as users get it: `npm pack`, installed into n8n's community nodes folder, run by real
+ * n8n versions with `n8n execute` against the sandbox. Both the outputs and what the sandbox received
+ * are asserted.
+ */
+import {
+	type ExecuteResult,
+	type UserFolder,
+	executeWorkflow,
+	importCredentials,
+	importWorkflow,
+	nodeItems,
+	packPackage,
+	prepareUserFolder,
+	removeUserFolder,
+} from './harness';
+import { selectedVersions } from './matrix';
+import { code, locator, smsLeopard, trigger, workflow } from './workflows/build';
+import { DEMO_PHONES, demoWorkflow } from './workflows/demo';
+import { type Sandbox, SENDERS, TEMPLATES, startSandbox } from '../sandbox';
+
+const GOOD = { id: 'e2eGoodCredential01', name: 'SMSLeopard sandbox' };
+const WRONG_SECRET = { id: 'e2eWrongSecret0001', name: 'SMSLeopard wrong secret' };
+const WRONG_SECRET_VALUE = 'wrong-secret-must-never-show-9931';
+const sender = SENDERS.primary.phone_number_id;
+
+let tarball: string;
+beforeAll(() => {
+	tarball = packPackage();
+}, 180_000);
+
+const phones = (count: number, prefix = '+2547105') =>
+	Array.from({ length: count }, (_, index) => `${prefix}${String(index).padStart(5, '0')}`);
+
+describe.each(selectedVersions())('n8n %s', (version) => {
+	let sandbox: Sandbox;
+	let folder: UserFolder;
+
+	beforeAll(async () => {
+		sandbox = await startSandbox({ groupCount: 230 });
+		folder = await prepareUserFolder({ n8nVersion: version, packageTarball: tarball });
+		const data = {
+			apiKey: sandbox.credentials.apiKey,
+			apiSecret: sandbox.credentials.apiSecret,
+			chatUrl: sandbox.chatUrl,
+			contactsUrl: sandbox.contactsUrl,
+			channel: sandbox.channel,
+		};
+		await importCredentials(folder, [
+			{ ...GOOD, type: 'smsLeopardApi', data },
+			{ ...WRONG_SECRET, type: 'smsLeopardApi', data: { ...data, apiSecret: WRONG_SECRET_VALUE } },
+		]);
+	}, 300_000);
+
+	afterAll(async () => {
+		await sandbox?.stop();
+		if (folder) removeUserFolder(folder);
+	});
+
+	beforeEach(() => sandbox.reset());
+
+	async function run(json: ReturnType<typeof workflow>): Promise<ExecuteResult> {
+		const id = await importWorkflow(folder, json);
+		return await executeWorkflow(folder, id);
+	}
+
+	function expectOk(result: ExecuteResult): void {
+		if (!result.ok)
+			throw new Error(`run failed: ${JSON.stringify(result.error)}\n${result.stderr.slice(-2000)}`);
+	}
+
+	it('uploads a file made in the workflow, then sends a document-header template with its media id', async () => {
+		const result = await run(demoWorkflow(GOOD));
+		expectOk(result);
+		const media = nodeItems(result.runData, 'Upload Invoice');
+		expect(media).toHaveLength(3);
+		expect(new Set(media.map((item) => item.media_id)).size).toBe(1);
+		expect(sandbox.requests.filter((request) => request.path.endsWith('/media'))).toHaveLength(1);
+		const invoices = nodeItems(result.runData, 'Send Invoice');
+		expect(invoices.map((item) => item.number)).toEqual(DEMO_PHONES);
+		const documentSends = sandbox.state.sentMessages.filter(
+			(message) => message.templateId === TEMPLATES.documentHeader.id,
+		);
+		expect(documentSends.map((message) => message.mediaId)).toEqual([
+			media[0].media_id,
+			media[0].media_id,
+			media[0].media_id,
+		]);
+		expect(documentSends.map((message) => message.fileName)).toEqual([
+			'INV-1001.pdf',
+			'INV-1002.pdf',
+			'INV-1003.pdf',
+		]);
+		// The rest of the demo: every other operation ran too.
+		expect(nodeItems(result.runData, 'Get Groups')).toHaveLength(230);
+		expect(nodeItems(result.runData, 'Delete Contact')[0]).toMatchObject({ deleted: true });
+	});
+
+	it('sends header media straight from a binary field: one upload for many recipients', async () => {
+		const recipients = phones(12);
+		const result = await run(
+			workflow('binary header', [
+				[
+					trigger(),
+					code(
+						'Recipients',
+						`${JSON.stringify(recipients)}.map((phone, i) => ({ json: { phone, invoice: 'INV-' + i }, binary: { doc: { data: Buffer.from('%PDF-1.4 brochure').toString('base64'), mimeType: 'application/pdf', fileName: 'brochure.pdf' } } }))`,
+					),
+					smsLeopard('Send Brochure', GOOD, {
+						resource: 'message',
+						operation: 'sendTemplate',
+						senderNumber: locator(sender),
+						template: locator(TEMPLATES.documentHeader.id),
+						destination: '={{ $json.phone }}',
+						variablesMode: 'template',
+						templateFields: {
+							mappingMode: 'defineBelow',
+							value: { body_1: '={{ $json.invoice }}' },
+						},
+						headerMedia: 'binary',
+						binaryPropertyName: 'doc',
+					}),
+				],
+			]),
+		);
+		expectOk(result);
+		expect(nodeItems(result.runData, 'Send Brochure')).toHaveLength(12);
+		expect(sandbox.requests.filter((request) => request.path.endsWith('/media'))).toHaveLength(1);
+		expect(sandbox.state.sentMessages).toHaveLength(12);
+	});
+
+	it('sends text templates with body variables, a URL button and quick reply payloads for many items', async () => {
+		const recipients = phones(25, '+2547106');
+		const result = await run(
+			workflow('text templates', [
+				[
+					trigger(),
+					code(
+						'Customers',
+						`${JSON.stringify(recipients)}.map((phone, i) => ({ json: { phone, name: 'Customer ' + i, parcel: 'PX-' + i } }))`,
+					),
+					smsLeopard('Tracking', GOOD, {
+						resource: 'message',
+						operation: 'sendTemplate',
+						senderNumber: locator(sender),
+						template: locator(TEMPLATES.urlButton.id),
+						destination: '={{ $json.phone }}',
+						variablesMode: 'template',
+						templateFields: {
+							mappingMode: 'defineBelow',
+							value: { body_1: '={{ $json.parcel }}', button_0_url: '={{ $json.parcel }}' },
+						},
+					}),
+					smsLeopard('Feedback', GOOD, {
+						resource: 'message',
+						operation: 'sendTemplate',
+						senderNumber: locator(sender),
+						template: locator(TEMPLATES.quickReplies.id),
+						destination: "={{ $('Customers').item.json.phone }}",
+						variablesMode: 'define',
+						bodyVariables: {
+							variable: [{ placeholder: 1, value: "={{ $('Customers').item.json.name }}" }],
+						},
+						buttons: {
+							button: [
+								{
+									kind: 'quickReply',
+									index: 0,
+									value: "=yes-{{ $('Customers').item.json.parcel }}",
+								},
+								{
+									kind: 'quickReply',
+									index: 1,
+									value: "=no-{{ $('Customers').item.json.parcel }}",
+								},
+							],
+						},
+					}),
+				],
+			]),
+		);
+		expectOk(result);
+		expect(nodeItems(result.runData, 'Tracking').map((item) => item.number)).toEqual(recipients);
+		expect(nodeItems(result.runData, 'Feedback')).toHaveLength(25);
+		const feedback = sandbox.state.sentMessages.filter(
+			(message) => message.templateId === TEMPLATES.quickReplies.id,
+		);
+		const seventh = feedback.find((message) => message.destination === recipients[7]);
+		expect(seventh?.componentList).toEqual({
+			components: [
+				{ component_type: 'BODY', fields: [{ name: '1', value: 'Customer 7' }] },
+				{
+					component_type: 'BUTTONS',
+					fields: [
+						{ name: 'quick_reply:0', value: 'yes-PX-7' },
+						{ name: 'quick_reply:1', value: 'no-PX-7' },
+					],
+				},
+			],
+		});
+		const tracking = sandbox.state.sentMessages.find(
+			(message) =>
+				message.templateId === TEMPLATES.urlButton.id && message.destination === recipients[3],
+		);
+		expect(
+			(tracking?.componentList as { components: unknown[] } | undefined)?.components[1],
+		).toEqual({
+			component_type: 'BUTTONS',
+			fields: [{ name: 'url:0', value: 'PX-3' }],
+		});
+		expect(Object.values(sandbox.state.sendCountByDestination).every((count) => count === 2)).toBe(
+			true,
+		);
+	});
+
+	it('sends an authentication-code template', async () => {
+		const result = await run(
+			workflow('otp', [
+				[
+					trigger(),
+					code('Login', "[{ json: { phone: '+254710700001', code: '381920' } }]"),
+					smsLeopard('Send Code', GOOD, {
+						resource: 'message',
+						operation: 'sendTemplate',
+						senderNumber: locator(sender),
+						template: locator(TEMPLATES.authCode.id),
+						destination: '={{ $json.phone }}',
+						variablesMode: 'template',
+						templateFields: {
+							mappingMode: 'defineBelow',
+							value: { auth_code: '={{ $json.code }}' },
+						},
+					}),
+				],
+			]),
+		);
+		expectOk(result);
+		expect(nodeItems(result.runData, 'Send Code')[0]).toMatchObject({ status: 'Success' });
+		expect(sandbox.state.sentMessages[0].componentList).toEqual({
+			components: [
+				{ component_type: 'BODY', fields: [{ name: '1', value: '381920' }] },
+				{ component_type: 'BUTTONS', fields: [{ name: '1', value: '381920' }] },
+			],
+		});
+	});
+
+	it('creates a contact with groups and attributes, lists every group across pages, deletes the contact', async () => {
+		const result = await run(demoWorkflow(GOOD));
+		expectOk(result);
+		const created = nodeItems(result.runData, 'Create Contact')[0];
+		expect(created).toMatchObject({ name: 'Zawadi Akinyi', phone_number: '+254722555001' });
+		const createRequest = sandbox.requests.find(
+			(request) => request.path === '/v1/contacts/create',
+		);
+		expect(createRequest?.body).toMatchObject({
+			group_ids: [1, 2],
+			custom_metadata: {
+				fields: [
+					{ name: 'signup_source', value: 'website' },
+					{ name: 'plan', value: 'premium' },
+				],
+			},
+		});
+		expect(
+			sandbox.requests
+				.filter((request) => request.path === '/v1/groups/fetch')
+				.map((request) => request.query.page),
+		).toEqual(['1', '2', '3']);
+		expect(nodeItems(result.runData, 'Get Groups').map((group) => group.id)).toEqual(
+			Array.from({ length: 230 }, (_, index) => index + 1),
+		);
+		expect(
+			sandbox.requests.some(
+				(request) =>
+					request.method === 'DELETE' && request.path === `/v1/contacts/${String(created.id)}`,
+			),
+		).toBe(true);
+		expect(sandbox.state.contacts.some((contact) => contact.id === created.id)).toBe(false);
+	});
+
+	const mixedItems = code(
+		'Mixed',
+		"[{ json: { phone: '+254710800001' } }, { json: { phone: 'not a number' } }, { json: { phone: '+254710800003' } }]",
+	);
+	const sendFlow = (onError?: 'continueRegularOutput') =>
+		smsLeopard(
+			'Send',
+			GOOD,
+			{
+				resource: 'message',
+				operation: 'sendTemplate',
+				senderNumber: locator(sender),
+				template: locator(TEMPLATES.flow.id),
+				destination: '={{ $json.phone }}',
+				variablesMode: 'template',
+				requestOptions: { concurrency: 1 },
+			},
+			onError ? { onError } : {},
+		);
+
+	it('with Continue On Fail: invalid items become error items, the others are sent', async () => {
+		const result = await run(
+			workflow('continue on fail', [[trigger(), mixedItems, sendFlow('continueRegularOutput')]]),
+		);
+		expectOk(result);
+		const items = nodeItems(result.runData, 'Send');
+		expect(items).toHaveLength(3);
+		expect(items[1]).toMatchObject({
+			errorKind: 'validation',
+			error: expect.stringContaining('"Recipient" is not a valid phone number'),
+		});
+		expect(sandbox.state.sentMessages.map((message) => message.destination)).toEqual([
+			'+254710800001',
+			'+254710800003',
+		]);
+	});
+
+	it('without Continue On Fail: a clear failure naming the item, and what was sent before it', async () => {
+		const result = await run(workflow('stop on error', [[trigger(), mixedItems, sendFlow()]]));
+		expect(result.ok).toBe(false);
+		const error = JSON.stringify(result.error);
+		expect(error).toContain('Invalid input in item 1');
+		expect(error).toContain('is not a valid phone number');
+		expect(error).toContain(sandbox.state.sentMessages[0].id);
+		expect(sandbox.state.sentMessages).toHaveLength(1);
+	});
+
+	it('with a wrong API secret: a clear authentication error and no secret anywhere in the output', async () => {
+		const result = await run(
+			workflow('wrong secret', [
+				[
+					trigger(),
+					code('One', "[{ json: { phone: '+254710900001' } }]"),
+					{
+						...sendFlow(),
+						credentials: { smsLeopardApi: WRONG_SECRET },
+					},
+				],
+			]),
+		);
+		expect(result.ok).toBe(false);
+		const output = result.stdout + result.stderr + JSON.stringify(result.error);
+		expect(output).toContain('HTTP 401');
+		expect(output).toContain('Check the API key and secret');
+		expect(output).not.toContain(WRONG_SECRET_VALUE);
+		expect(output).not.toContain(sandbox.credentials.apiSecret);
+		expect(sandbox.state.sentMessages).toHaveLength(0);
+	});
+});
