@@ -1,7 +1,7 @@
 /**
  * The demo workflow: every operation of the node, the way a marketer would wire it.
- * - Customers (3, each with a PDF invoice) -> Media > Upload -> Message > Send Template (document header)
- *   -> Message > Send Template (URL button, fields from the template)
+ * - Invoice file -> Media > Upload -> Customers (3) -> Message > Send Template (document header, the
+ *   uploaded media id), and Customers -> Message > Send Template (URL button, fields from the template)
  * - New contact -> Contact > Create (groups, custom attributes) -> Contact > Delete
  * - Group > Get Many (every page), Sender Number > Get Many, Template > Get Many
  */
@@ -15,16 +15,9 @@ const invoicePdf =
 
 export function demoWorkflow(credential: { id: string; name: string }) {
 	const start = trigger();
-	const customers = code(
-		'Customers',
-		`[
-  { name: 'Amina', phone: '${DEMO_PHONES[0]}', invoice: 'INV-1001', parcel: 'PX-501' },
-  { name: 'Brian', phone: '${DEMO_PHONES[1]}', invoice: 'INV-1002', parcel: 'PX-502' },
-  { name: 'Cynthia', phone: '${DEMO_PHONES[2]}', invoice: 'INV-1003', parcel: 'PX-503' },
-].map((customer) => ({
-  json: customer,
-  binary: { invoice: { data: Buffer.from(${invoicePdf}).toString('base64'), mimeType: 'application/pdf', fileName: 'invoice.pdf', fileExtension: 'pdf' } },
-}))`,
+	const invoiceFile = code(
+		'Invoice File',
+		`[{ json: {}, binary: { invoice: { data: Buffer.from(${invoicePdf}).toString('base64'), mimeType: 'application/pdf', fileName: 'invoice.pdf', fileExtension: 'pdf' } } }]`,
 	);
 	const upload = smsLeopard('Upload Invoice', credential, {
 		resource: 'media',
@@ -33,34 +26,37 @@ export function demoWorkflow(credential: { id: string; name: string }) {
 		binaryPropertyName: 'invoice',
 		options: { fileName: 'Invoice.pdf' },
 	});
+	// Each customer carries the uploaded media id; $json keeps every expression simple.
+	const customers = code(
+		'Customers',
+		`[
+  { name: 'Amina', phone: '${DEMO_PHONES[0]}', invoice: 'INV-1001', parcel: 'PX-501' },
+  { name: 'Brian', phone: '${DEMO_PHONES[1]}', invoice: 'INV-1002', parcel: 'PX-502' },
+  { name: 'Cynthia', phone: '${DEMO_PHONES[2]}', invoice: 'INV-1003', parcel: 'PX-503' },
+].map((customer) => ({ json: { ...customer, mediaId: $('Upload Invoice').first().json.media_id } }))`,
+	);
 	const sendInvoice = smsLeopard('Send Invoice', credential, {
 		resource: 'message',
 		operation: 'sendTemplate',
 		senderNumber: locator(DEMO_SENDER, 'list'),
 		template: locator('tpl_invoice', 'list'),
-		destination: "={{ $('Customers').item.json.phone }}",
+		destination: '={{ $json.phone }}',
 		variablesMode: 'template',
-		templateFields: {
-			mappingMode: 'defineBelow',
-			value: { body_1: "={{ $('Customers').item.json.invoice }}" },
-		},
+		templateFields: { mappingMode: 'defineBelow', value: { body_1: '={{ $json.invoice }}' } },
 		headerMedia: 'mediaId',
-		mediaId: '={{ $json.media_id }}',
-		fileName: "={{ $('Customers').item.json.invoice }}.pdf",
+		mediaId: '={{ $json.mediaId }}',
+		fileName: '={{ $json.invoice }}.pdf',
 	});
 	const sendTracking = smsLeopard('Send Tracking Link', credential, {
 		resource: 'message',
 		operation: 'sendTemplate',
 		senderNumber: locator(DEMO_SENDER, 'list'),
 		template: locator('tpl_track_parcel', 'list'),
-		destination: "={{ $('Customers').item.json.phone }}",
+		destination: '={{ $json.phone }}',
 		variablesMode: 'template',
 		templateFields: {
 			mappingMode: 'defineBelow',
-			value: {
-				body_1: "={{ $('Customers').item.json.parcel }}",
-				button_0_url: "={{ $('Customers').item.json.parcel }}",
-			},
+			value: { body_1: '={{ $json.parcel }}', button_0_url: '={{ $json.parcel }}' },
 		},
 	});
 	const newContact = code(
@@ -103,7 +99,8 @@ export function demoWorkflow(credential: { id: string; name: string }) {
 		senderNumber: locator(DEMO_SENDER, 'list'),
 	});
 	return workflow('SMSLeopard demo', [
-		[start, customers, upload, sendInvoice, sendTracking],
+		[start, invoiceFile, upload, customers, sendInvoice],
+		[customers, sendTracking],
 		[start, newContact, createContact, deleteContact],
 		[start, groups],
 		[start, senders],

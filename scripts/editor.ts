@@ -1,0 +1,64 @@
+/**
+ * The n8n editor with this package installed, a sandbox credential and the demo workflow: what
+ * `npm start` runs and what the README screenshots are taken of.
+ */
+import {
+	type N8nServer,
+	type UserFolder,
+	removeUserFolder,
+	startN8nServer,
+} from '../test/e2e/harness';
+import { type Sandbox, startSandbox } from '../test/sandbox';
+import { DEMO_N8N_VERSION, prepareDemoFolder, step } from './demo-support';
+
+export const OWNER = {
+	email: 'demo@example.com',
+	firstName: 'Demo',
+	lastName: 'Marketer',
+	password: 'SmsLeopard-demo-1',
+};
+
+export interface Editor {
+	url: string;
+	workflowId: string;
+	sandbox: Sandbox;
+	server: N8nServer;
+	folder: UserFolder;
+	stop(): Promise<void>;
+}
+
+/** A fresh n8n asks for an owner account first; make it so the editor opens straight away. */
+async function setUpOwner(url: string): Promise<void> {
+	const response = await fetch(`${url}/rest/owner/setup`, {
+		method: 'POST',
+		headers: { 'content-type': 'application/json' },
+		body: JSON.stringify(OWNER),
+	});
+	if (!response.ok)
+		throw new Error(`owner setup failed: HTTP ${response.status} ${await response.text()}`);
+}
+
+export async function startEditor(port: number): Promise<Editor> {
+	const sandbox = await startSandbox({
+		chatPort: Number(process.env.SANDBOX_CHAT_PORT ?? 4010),
+		contactsPort: Number(process.env.SANDBOX_CONTACTS_PORT ?? 4011),
+		groupCount: 230,
+	});
+	step(`sandbox listening: chat ${sandbox.chatUrl}, contacts ${sandbox.contactsUrl}`);
+	const { folder, workflowId } = await prepareDemoFolder(sandbox);
+	step(`starting n8n ${DEMO_N8N_VERSION} on port ${port}`);
+	const server = await startN8nServer(folder, { port });
+	await setUpOwner(server.url);
+	return {
+		url: `http://localhost:${port}`,
+		workflowId,
+		sandbox,
+		server,
+		folder,
+		stop: async () => {
+			await server.stop();
+			await sandbox.stop();
+			removeUserFolder(folder);
+		},
+	};
+}

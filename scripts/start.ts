@@ -1,0 +1,36 @@
+/**
+ * `npm start`: the n8n editor on http://localhost:5678 with this package installed (packed, as users
+ * get it), a credential for the local sandbox and the demo workflow, so a person can open the browser
+ * and drag the node. Ctrl-C stops n8n and the sandbox.
+ */
+import { DEMO_N8N_VERSION } from './demo-support';
+import { OWNER, startEditor } from './editor';
+
+async function main(): Promise<void> {
+	const editor = await startEditor(Number(process.env.N8N_PORT ?? 5678));
+	console.log(`
+n8n ${DEMO_N8N_VERSION} is running with n8n-nodes-smsleopard installed.
+
+  Editor:        ${editor.url}
+  Sign in:       ${OWNER.email} / ${OWNER.password}
+  Demo workflow: ${editor.url}/workflow/${editor.workflowId}
+  Credential:    "SMSLeopard sandbox" (points at the local sandbox)
+  Sandbox:       ${editor.sandbox.chatUrl} (chat), ${editor.sandbox.contactsUrl} (contacts)
+
+Press Ctrl-C to stop everything.`);
+	let stopping = false;
+	const stop = async () => {
+		if (stopping) return;
+		stopping = true;
+		console.log('\nStopping n8n and the sandbox...');
+		await editor.stop();
+		process.exit(0);
+	};
+	process.on('SIGINT', () => void stop());
+	process.on('SIGTERM', () => void stop());
+}
+
+main().catch((error: unknown) => {
+	console.error(error);
+	process.exit(1);
+});
