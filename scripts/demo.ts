@@ -46,16 +46,12 @@ async function main(): Promise<void> {
 			return;
 		}
 		const items = (name: string) => nodeItems(run.runData, name);
-		const uploads = items('Upload Invoice');
-		const media = uploads[0];
+		const media = items('Upload Invoice')[0];
 		const contact = items('Create Contact')[0];
 		const deleted = items('Delete Contact')[0];
 		const groups = items('Get Groups');
 		const senders = items('Get Sender Numbers');
 		const templates = items('Get Templates');
-		const uploadRequests = sandbox.requests.filter((request) =>
-			request.path.endsWith('/media'),
-		).length;
 		const groupPages = sandbox.requests.filter(
 			(request) => request.path === '/v1/groups/fetch',
 		).length;
@@ -65,7 +61,7 @@ async function main(): Promise<void> {
 		);
 		console.log(
 			`Media uploaded: media_id ${String(media.media_id)} (${String(media.media_type)}, ${String(media.file_name)}, ${String(media.file_size)} bytes)` +
-				`, ${uploadRequests} upload for ${uploads.length} items (same file)`,
+				`, used as the document header of ${items('Send Invoice').length} invoices`,
 		);
 		console.log(
 			`\nInvoices sent (document header, template tpl_invoice):\n${messages(items('Send Invoice'))}`,

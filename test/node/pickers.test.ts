@@ -66,9 +66,7 @@ describe('template fields (resource mapper)', () => {
 			['body_1', true],
 			['body_2', true],
 		]);
-		expect(fields[0].displayName).toContain(
-			'Body {{1}} · "Hi {{1}}, your order {{2}} has shipped."',
-		);
+		expect(fields[0].displayName).toBe('Body {{1}}: "Hi {{1}}, your order {{2}} has shipped."');
 	});
 
 	it('asks for a text header variable', async () => {
@@ -80,9 +78,9 @@ describe('template fields (resource mapper)', () => {
 	});
 
 	it.each([
-		[TEMPLATES.documentHeader.id, 'Header document', 'up to 100 MB'],
-		[TEMPLATES.imageHeader.id, 'Header image', 'up to 5 MB'],
-		[TEMPLATES.videoHeader.id, 'Header video', 'up to 16 MB'],
+		[TEMPLATES.documentHeader.id, 'Header document (PDF, Word… ≤ 100 MB)', '≤ 100 MB'],
+		[TEMPLATES.imageHeader.id, 'Header image (JPEG, PNG ≤ 5 MB)', '≤ 5 MB'],
+		[TEMPLATES.videoHeader.id, 'Header video (MP4, 3GPP ≤ 16 MB)', '≤ 16 MB'],
 	])('names the media a %s header accepts', async (templateId, kind, limit) => {
 		const [noteField] = await fieldsOf(templateId);
 		expect(noteField).toMatchObject({ id: 'note_header', readOnly: true, required: false });
@@ -93,9 +91,7 @@ describe('template fields (resource mapper)', () => {
 	it('asks for the URL placeholder value only, with the URL pattern shown (rule 3)', async () => {
 		const fields = await fieldsOf(TEMPLATES.urlButton.id);
 		expect(fields[1]).toMatchObject({ id: 'button_0_url', required: true });
-		expect(fields[1].displayName).toContain(
-			'only the part replacing {{1}} in https://shop.example.com/track/{{1}}',
-		);
+		expect(fields[1].displayName).toBe('Button "Track": {{1}} of …/track/{{1}}');
 	});
 
 	it('offers optional quick reply payloads (rule 5) and notes why phone and Flow buttons take nothing', async () => {
@@ -109,16 +105,36 @@ describe('template fields (resource mapper)', () => {
 			'note_button_2',
 		]);
 		expect(mixed.find((field) => field.id === 'button_0_payload')?.required).toBe(false);
-		expect(mixed.find((field) => field.id === 'note_button_2')?.displayName).toContain(
-			'phone number button: sent as approved',
+		expect(mixed.find((field) => field.id === 'note_button_2')?.displayName).toBe(
+			'Button "Call": phone number, fixed when approved',
+		);
+		expect(mixed.find((field) => field.id === 'button_0_payload')?.displayName).toBe(
+			'Button "Stop promotions": quick reply payload (optional)',
 		);
 		const flow = await fieldsOf(TEMPLATES.flow.id);
 		expect(flow).toEqual([expect.objectContaining({ id: 'note_button_0', readOnly: true })]);
-		expect(flow[0].displayName).toContain('Flow token is created automatically');
+		expect(flow[0].displayName).toBe('Button "Book now": Flow, its token is made automatically');
 	});
 
 	it('asks once for an authentication code (rule 11)', async () => {
-		expect((await fieldsOf(TEMPLATES.authCode.id)).map((field) => field.id)).toEqual(['auth_code']);
+		expect(await fieldsOf(TEMPLATES.authCode.id)).toEqual([
+			expect.objectContaining({
+				id: 'auth_code',
+				required: true,
+				displayName: 'Authentication code (body and copy-code button)',
+			}),
+		]);
+	});
+
+	it('keeps every label short enough for one line of the editor', async () => {
+		for (const template of Object.values(TEMPLATES)) {
+			for (const field of await fieldsOf(template.id).catch(() => [])) {
+				expect({ id: field.id, length: field.displayName.length <= 56 }).toEqual({
+					id: field.id,
+					length: true,
+				});
+			}
+		}
 	});
 
 	it('tells the user to choose a template first', async () => {

@@ -11,13 +11,23 @@ import type {
 	TemplateDescription,
 	TemplateVariables,
 } from '../client';
-import { MEDIA_MIME_TYPES, MEDIA_SIZE_LIMITS, formatBytes, headerMediaCategory } from '../client';
+import { headerMediaCategory } from '../client';
 
-const SNIPPET_LENGTH = 60;
+// The editor shows a field's label on one line of about 50 characters: say the essential first.
+const SNIPPET_LENGTH = 40;
 
-function snippet(text: string): string {
+function snippet(text: string, length = SNIPPET_LENGTH): string {
 	const flat = text.replace(/\s+/g, ' ').trim();
-	return flat.length > SNIPPET_LENGTH ? `${flat.slice(0, SNIPPET_LENGTH - 1)}…` : flat;
+	return flat.length > length ? `${flat.slice(0, length - 1)}…` : flat;
+}
+
+/** The end of a URL pattern, where its placeholder usually is: `…/track/{{1}}`. */
+function urlTail(url: string | undefined): string {
+	const text = url ?? '';
+	const withoutScheme = text.replace(/^https?:\/\//, '');
+	const slash = withoutScheme.indexOf('/');
+	const path = slash >= 0 ? withoutScheme.slice(slash) : withoutScheme;
+	return path.length > 28 ? `…${path.slice(-27)}` : `…${path}`;
 }
 
 /** Authentication templates take one code that fills the body and the copy-code button (rule 11). */
@@ -43,16 +53,23 @@ function note(id: string, displayName: string): ResourceMapperField {
 	return { ...field(id, displayName, false), readOnly: true };
 }
 
+// The sizes are MEDIA_SIZE_LIMITS in words; test/node/pickers.test.ts holds them to it.
+const MEDIA_IN_WORDS: Record<string, string> = {
+	document: 'PDF, Word… ≤ 100 MB',
+	image: 'JPEG, PNG ≤ 5 MB',
+	video: 'MP4, 3GPP ≤ 16 MB',
+};
+
 function mediaHint(template: TemplateDescription): string | undefined {
 	const category = headerMediaCategory(template);
 	if (!category) return undefined;
-	const types = MEDIA_MIME_TYPES[category]
-		.map((type) => type.split('/')[1])
-		.slice(0, 4)
-		.join(', ');
-	return `Header ${category}: set "Header Media" below to a media ID or an input binary file (${types}${MEDIA_MIME_TYPES[category].length > 4 ? ', …' : ''}; up to ${formatBytes(MEDIA_SIZE_LIMITS[category])})`;
+	return `Header ${category} (${MEDIA_IN_WORDS[category]}): see Header Media`;
 }
 
+/**
+ * The fields a template needs, labelled in the user's words with the template's own text:
+ * `Body {{2}}: "Hi {{1}}, your order {{2}}…"`, `Button "Track": {{1}} of …/track/{{1}}`.
+ */
 export function templateFields(template: TemplateDescription): ResourceMapperField[] {
 	const fields: ResourceMapperField[] = [];
 	const auth = isAuthentication(template);
@@ -61,55 +78,40 @@ export function templateFields(template: TemplateDescription): ResourceMapperFie
 	if (template.header?.format === 'TEXT') {
 		for (const n of template.header.placeholders) {
 			fields.push(
-				field(`header_${n}`, `Header {{${n}}} · "${snippet(template.header.text ?? '')}"`, true),
+				field(`header_${n}`, `Header {{${n}}}: "${snippet(template.header.text ?? '')}"`, true),
 			);
 		}
 	}
 	if (auth) {
-		fields.push(
-			field(
-				'auth_code',
-				'Authentication code · fills {{1}} of the body and the copy-code button',
-				true,
-			),
-		);
+		fields.push(field('auth_code', 'Authentication code (body and copy-code button)', true));
 	}
 	for (const n of template.bodyPlaceholders) {
 		if (auth && n === 1) continue;
-		fields.push(field(`body_${n}`, `Body {{${n}}} · "${snippet(template.body)}"`, true));
+		fields.push(field(`body_${n}`, `Body {{${n}}}: "${snippet(template.body)}"`, true));
 	}
 	for (const button of template.buttons) {
-		const name = `Button ${button.index + 1} "${button.text}"`;
+		const name = `Button "${snippet(button.text, 20)}"`;
 		if (button.kind === 'URL' && button.urlPlaceholders.length > 0) {
 			if (auth) continue;
+			// Rule 3: only the value that replaces the placeholder, not the whole URL.
 			fields.push(
 				field(
 					`button_${button.index}_url`,
-					`${name} · URL value: only the part replacing {{${button.urlPlaceholders[0]}}} in ${button.url}`,
+					`${name}: {{${button.urlPlaceholders[0]}}} of ${urlTail(button.url)}`,
 					true,
 				),
 			);
 		} else if (button.kind === 'QUICK_REPLY') {
 			fields.push(
-				field(
-					`button_${button.index}_payload`,
-					`${name} · quick reply payload, returned by the webhook when tapped (optional)`,
-					false,
-				),
+				field(`button_${button.index}_payload`, `${name}: quick reply payload (optional)`, false),
 			);
 		} else if (button.kind === 'PHONE_NUMBER') {
 			fields.push(
-				note(
-					`note_button_${button.index}`,
-					`${name} · phone number button: sent as approved; a different number needs another template`,
-				),
+				note(`note_button_${button.index}`, `${name}: phone number, fixed when approved`),
 			);
 		} else if (button.kind === 'FLOW') {
 			fields.push(
-				note(
-					`note_button_${button.index}`,
-					`${name} · Flow button: nothing to fill, the Flow token is created automatically`,
-				),
+				note(`note_button_${button.index}`, `${name}: Flow, its token is made automatically`),
 			);
 		}
 	}

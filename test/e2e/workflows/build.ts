@@ -85,4 +85,10 @@ export function workflow(name: string, chains: WorkflowNode[][]): WorkflowJson {
 	return { name, nodes: [...nodes.values()], connections, settings: { executionOrder: 'v1' } };
 }
 
-export const locator = (value: string, mode: 'list' | 'id' = 'id') => ({ __rl: true, mode, value });
+/** A resource locator value; `cachedResultName` is what the editor shows for a "From List" choice. */
+export const locator = (value: string, mode: 'list' | 'id' = 'id', cachedResultName?: string) => ({
+	__rl: true,
+	mode,
+	value,
+	...(cachedResultName ? { cachedResultName } : {}),
+});

@@ -8,6 +8,11 @@
 import { code, locator, smsLeopard, trigger, workflow } from './build';
 
 export const DEMO_SENDER = '110000000000001';
+const DEMO_SENDER_LOCATOR = locator(
+	DEMO_SENDER,
+	'list',
+	'+254700000001 (phone_number_id 110000000000001)',
+);
 export const DEMO_PHONES = ['+254712000001', '+254712000002', '+254712000003'];
 
 const invoicePdf =
@@ -22,7 +27,7 @@ export function demoWorkflow(credential: { id: string; name: string }) {
 	const upload = smsLeopard('Upload Invoice', credential, {
 		resource: 'media',
 		operation: 'upload',
-		senderNumber: locator(DEMO_SENDER, 'list'),
+		senderNumber: DEMO_SENDER_LOCATOR,
 		binaryPropertyName: 'invoice',
 		options: { fileName: 'Invoice.pdf' },
 	});
@@ -38,8 +43,8 @@ export function demoWorkflow(credential: { id: string; name: string }) {
 	const sendInvoice = smsLeopard('Send Invoice', credential, {
 		resource: 'message',
 		operation: 'sendTemplate',
-		senderNumber: locator(DEMO_SENDER, 'list'),
-		template: locator('tpl_invoice', 'list'),
+		senderNumber: DEMO_SENDER_LOCATOR,
+		template: locator('tpl_invoice', 'list', 'invoice (en_US, UTILITY)'),
 		destination: '={{ $json.phone }}',
 		variablesMode: 'template',
 		templateFields: { mappingMode: 'defineBelow', value: { body_1: '={{ $json.invoice }}' } },
@@ -50,8 +55,8 @@ export function demoWorkflow(credential: { id: string; name: string }) {
 	const sendTracking = smsLeopard('Send Tracking Link', credential, {
 		resource: 'message',
 		operation: 'sendTemplate',
-		senderNumber: locator(DEMO_SENDER, 'list'),
-		template: locator('tpl_track_parcel', 'list'),
+		senderNumber: DEMO_SENDER_LOCATOR,
+		template: locator('tpl_track_parcel', 'list', 'track_parcel (en_US, UTILITY)'),
 		destination: '={{ $json.phone }}',
 		variablesMode: 'template',
 		templateFields: {
@@ -96,7 +101,7 @@ export function demoWorkflow(credential: { id: string; name: string }) {
 	const templates = smsLeopard('Get Templates', credential, {
 		resource: 'template',
 		operation: 'getAll',
-		senderNumber: locator(DEMO_SENDER, 'list'),
+		senderNumber: DEMO_SENDER_LOCATOR,
 	});
 	return workflow('SMSLeopard demo', [
 		[start, invoiceFile, upload, customers, sendInvoice],
