@@ -1,8 +1,9 @@
-import type {
-	IExecuteFunctions,
-	INodeExecutionData,
-	INodeType,
-	INodeTypeDescription,
+import {
+	type IExecuteFunctions,
+	type INodeExecutionData,
+	type INodeType,
+	type INodeTypeDescription,
+	NodeConnectionTypes,
 } from 'n8n-workflow';
 import { properties } from './actions/resources';
 import { route } from './actions/router';
@@ -23,8 +24,8 @@ export class SmsLeopard implements INodeType {
 		description: 'Send WhatsApp templates and manage contacts with SMSLeopard',
 		defaults: { name: 'SMSLeopard' },
 		usableAsTool: true,
-		inputs: ['main'],
-		outputs: ['main'],
+		inputs: [NodeConnectionTypes.Main],
+		outputs: [NodeConnectionTypes.Main],
 		credentials: [{ name: 'smsLeopardApi', required: true }],
 		properties,
 	};

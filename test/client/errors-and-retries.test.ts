@@ -7,7 +7,7 @@ import {
 	SmsLeopardResponseError,
 	SmsLeopardServerError,
 } from '../../nodes/SmsLeopard/client';
-import { createNodeClient } from '../../nodes/SmsLeopard/client/node-http-transport';
+import { createNodeClient } from '../support/node-http-transport';
 import { SENDERS, TEMPLATES } from '../sandbox';
 import { type SandboxClient, caught, startSandboxClient } from '../support/sandbox-client';
 

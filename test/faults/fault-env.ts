@@ -10,7 +10,7 @@ import {
 	SmsLeopardResponseError,
 	type SmsLeopardClient,
 } from '../../nodes/SmsLeopard/client';
-import { createNodeClient } from '../../nodes/SmsLeopard/client/node-http-transport';
+import { createNodeClient } from '../support/node-http-transport';
 import {
 	type RecordedRequest,
 	type Sandbox,

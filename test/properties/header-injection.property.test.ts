@@ -8,7 +8,7 @@ import {
 	MEDIA_MIME_TYPES,
 	type SmsLeopardClient,
 } from '../../nodes/SmsLeopard/client';
-import { createNodeClient } from '../../nodes/SmsLeopard/client/node-http-transport';
+import { createNodeClient } from '../support/node-http-transport';
 import { type RecordedRequest, type Sandbox, SENDERS, TEMPLATES, startSandbox } from '../sandbox';
 import { INJECTIONS, nastyString } from './arbitraries';
 

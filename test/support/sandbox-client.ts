@@ -1,7 +1,7 @@
 /** A sandbox and a client of the plain-Node transport pointed at it, for client tests. */
 import type { SmsLeopardClient } from '../../nodes/SmsLeopard/client';
 import type { RetryOptions } from '../../nodes/SmsLeopard/client';
-import { createNodeClient } from '../../nodes/SmsLeopard/client/node-http-transport';
+import { createNodeClient } from './node-http-transport';
 import { type Sandbox, type SandboxOptions, startSandbox } from '../sandbox';
 
 export interface SandboxClient {

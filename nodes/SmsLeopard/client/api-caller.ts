@@ -4,7 +4,11 @@
  */
 import type { ZodType, ZodTypeDef } from 'zod';
 import { apiErrorFromResponse } from './api-error';
-import { SmsLeopardRateLimitError, SmsLeopardResponseError } from './errors';
+import {
+	SmsLeopardConnectionError,
+	SmsLeopardRateLimitError,
+	SmsLeopardResponseError,
+} from './errors';
 import { Pacer } from './pacing';
 import { type RetryOptions, type Sleep, withRetries } from './retry';
 import type { HttpMethod, RequestBody, Transport, TransportResponse } from './transport';
@@ -81,6 +85,12 @@ export class ApiCaller {
 			body: call.body,
 			timeoutMs: this.options.timeoutMs,
 		});
+		if (response.failure) {
+			throw new SmsLeopardConnectionError(response.failure.message, {
+				requestSent: response.failure.requestSent,
+				causeCode: response.failure.code,
+			});
+		}
 		const parsed = parseBody(response.body);
 		if (response.status < 200 || response.status >= 300) {
 			throw apiErrorFromResponse(call.operation, {

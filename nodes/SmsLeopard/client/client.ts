@@ -30,8 +30,18 @@ import {
 	sendTemplateCall,
 } from './messages';
 import { DEFAULT_RETRY, type RetryOptions, type Sleep } from './retry';
-import { type SenderNumber, senderNumbersCall } from './senders';
-import { type Template, templatesCall } from './templates';
+import { type SenderNumber, findSenderIn, senderNumbersCall } from './senders';
+import {
+	type Template,
+	type TemplateDescription,
+	describeTemplate,
+	templatesCall,
+} from './templates';
+import {
+	SmsLeopardAuthenticationError,
+	SmsLeopardNotFoundError,
+	SmsLeopardValidationError,
+} from './errors';
 import type { Transport } from './transport';
 import { recordId } from './identifiers';
 import { validateInput } from './validation';
@@ -113,9 +123,21 @@ export class SmsLeopardClient {
 		return await this.caller.call(createContactCall(buildCreateContactBody(request)));
 	}
 
-	/** Deletes a contact for good: it leaves every group and its custom attributes are gone. */
-	async deleteContact(contactId: number | string): Promise<DeleteContactResult> {
-		return await this.caller.call(deleteContactCall(checkContactId(contactId)));
+	/**
+	 * Deletes a contact for good: it leaves every group and its custom attributes are gone. With
+	 * `ignoreNotFound`, a contact that does not exist (already deleted) is reported, not thrown.
+	 */
+	async deleteContact(
+		contactId: number | string,
+		options: { ignoreNotFound?: boolean } = {},
+	): Promise<DeleteContactResult & { deleted: boolean; notFound?: boolean }> {
+		const call = deleteContactCall(checkContactId(contactId));
+		try {
+			return { ...(await this.caller.call(call)), deleted: true };
+		} catch (error) {
+			if (!(options.ignoreNotFound && error instanceof SmsLeopardNotFoundError)) throw error;
+			return { message: error.apiMessage, deleted: false, notFound: true };
+		}
 	}
 
 	async getGroupsPage(request: GroupsPageRequest = {}): Promise<GroupsPage> {
@@ -135,6 +157,34 @@ export class SmsLeopardClient {
 
 	async listSenderNumbers(): Promise<SenderNumber[]> {
 		return await this.caller.call(senderNumbersCall);
+	}
+
+	/** The sender number with this `phone_number_id`; a record `id` given by mistake is named. */
+	async findSenderNumber(phoneNumberId: string): Promise<SenderNumber> {
+		return findSenderIn(await this.listSenderNumbers(), phoneNumberId);
+	}
+
+	/**
+	 * The described templates of a sender number, by `phone_number_id`, for checking sends. The
+	 * listing is not in the specification: when it is unavailable the answer is undefined, and sends
+	 * go unchecked. A wrong sender or wrong credentials are still errors.
+	 */
+	async templateCatalog(
+		phoneNumberId: string,
+	): Promise<Map<string, TemplateDescription> | undefined> {
+		try {
+			const sender = await this.findSenderNumber(phoneNumberId);
+			const templates = await this.listTemplates(sender.id);
+			return new Map(templates.map((template) => [template.id, describeTemplate(template)]));
+		} catch (error) {
+			if (
+				error instanceof SmsLeopardValidationError ||
+				error instanceof SmsLeopardAuthenticationError
+			) {
+				throw error;
+			}
+			return undefined;
+		}
 	}
 
 	/** Templates of a sender number, by the sender's record `id` (not its phone_number_id). */

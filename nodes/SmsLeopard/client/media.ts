@@ -2,7 +2,6 @@
  * Upload media: POST {chat_url}/v1/{channel}/media, multipart (spec 2.5, 4.2). Type and size are
  * checked before a byte is sent, and the file streams: only its length is needed up front.
  */
-import { Readable } from 'stream';
 import { z } from 'zod';
 import type { ApiCall } from './api-caller';
 import { SmsLeopardValidationError } from './errors';
@@ -15,12 +14,17 @@ import {
 	essenceOf,
 	formatBytes,
 } from './media-types';
-import type { MultipartFile } from './transport';
+import type { FileContent, MultipartFile } from './transport';
 import { validateInput } from './validation';
 
 /** A file to upload: a stream factory with its exact length, or a buffer for small files. */
 export type MediaSource =
-	| { open(): Readable; length: number; mimeType: string; fileName: string }
+	| {
+			open(): FileContent | Promise<FileContent>;
+			length: number;
+			mimeType: string;
+			fileName: string;
+	  }
 	| { data: Buffer; mimeType: string; fileName: string };
 
 export interface UploadMediaRequest {
@@ -97,8 +101,8 @@ export function prepareUpload(request: UploadMediaRequest): PreparedUpload {
 	}
 	const open =
 		data !== undefined
-			? () => Readable.from([data])
-			: () => (streamOpen as () => Readable).call(source);
+			? () => data
+			: () => (streamOpen as () => FileContent | Promise<FileContent>).call(source);
 	if (length === 0) refuse('file', 'is empty: choose a file with content');
 	const limit = MEDIA_SIZE_LIMITS[category];
 	if (length > limit) {

@@ -16,13 +16,13 @@ function headerSafe(value: string): string {
 	return value.replace(/[\r\n"]/g, '_');
 }
 
-export function encodeMultipart(
+export async function encodeMultipart(
 	fields: Record<string, string>,
 	file: MultipartFile,
-): EncodedMultipart {
+): Promise<EncodedMultipart> {
 	const form = new FormData();
 	for (const [name, value] of Object.entries(fields)) form.append(name, value);
-	form.append(file.fieldName, file.open(), {
+	form.append(file.fieldName, await file.open(), {
 		filename: headerSafe(file.fileName),
 		contentType: headerSafe(file.contentType),
 		knownLength: file.length,

@@ -4,6 +4,7 @@
  */
 import { z } from 'zod';
 import type { ApiCall } from './api-caller';
+import { SmsLeopardValidationError } from './errors';
 
 export const senderNumberSchema = z
 	.object({
@@ -26,3 +27,28 @@ export const senderNumbersCall: ApiCall<SenderNumber[]> = {
 	idempotent: true,
 	response: z.array(senderNumberSchema),
 };
+
+/**
+ * The sender whose `phone_number_id` is given. People mix up the record `id` and the
+ * `phone_number_id`, so a record id is recognised and the right value named.
+ */
+export function findSenderIn(senders: SenderNumber[], phoneNumberId: string): SenderNumber {
+	const wanted = String(phoneNumberId).trim();
+	const match = senders.find((sender) => sender.phone_number_id === wanted);
+	if (match) return match;
+	const byRecordId = senders.find((sender) => String(sender.id) === wanted);
+	if (byRecordId) {
+		throw new SmsLeopardValidationError([
+			{
+				field: 'phoneNumberId',
+				message: `"${wanted}" is the record ID of sender ${byRecordId.phone_number ?? ''}, not its phone_number_id: use ${byRecordId.phone_number_id} (or pick the number from the list)`,
+			},
+		]);
+	}
+	throw new SmsLeopardValidationError([
+		{
+			field: 'phoneNumberId',
+			message: `"${wanted}" is not a phone_number_id of this account: pick the number from the list (known: ${senders.map((sender) => sender.phone_number_id).join(', ') || 'none'})`,
+		},
+	]);
+}

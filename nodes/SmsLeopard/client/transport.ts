@@ -3,9 +3,10 @@
  * a transport moves bytes and adds authentication. Inside n8n the transport is built on
  * `helpers.httpRequestWithAuthentication`; in scripts and tests it is plain Node (node-http-transport.ts).
  */
-import type { Readable } from 'stream';
-
 export type HttpMethod = 'GET' | 'POST' | 'DELETE';
+
+/** File bytes: a buffer, or a stream read once (`NodeJS.ReadableStream` needs no import of 'stream'). */
+export type FileContent = Buffer | NodeJS.ReadableStream;
 
 /** A file to send as a multipart part. `open` is a factory so a retried upload can start over. */
 export interface MultipartFile {
@@ -14,7 +15,7 @@ export interface MultipartFile {
 	contentType: string;
 	/** Exact length in bytes: sent up front so the file streams without being buffered. */
 	length: number;
-	open(): Readable;
+	open(): FileContent | Promise<FileContent>;
 }
 
 export type RequestBody =
@@ -32,6 +33,8 @@ export interface TransportRequest {
 
 export interface TransportResponse {
 	status: number;
+	/** Set when no answer came at all; `status` is then 0. */
+	failure?: TransportFailure;
 	/** Header names in lower case. */
 	headers: Record<string, string | undefined>;
 	/** Parsed JSON when the answer was JSON, otherwise the raw text. */
@@ -39,9 +42,18 @@ export interface TransportResponse {
 }
 
 /**
- * Sends one request. Every HTTP status is returned, never thrown: the client decides what an error is.
- * A failure to get any answer is thrown as `SmsLeopardConnectionError`, saying whether the request
- * could have reached the server (which decides whether a send may be retried).
+ * No answer at all. `requestSent` is false only when the request surely never reached the server
+ * (connection refused, host not found): that decides whether a send may be retried.
+ */
+export interface TransportFailure {
+	code: string;
+	requestSent: boolean;
+	message: string;
+}
+
+/**
+ * Sends one request and never throws: every HTTP status is returned, and so is a missing answer (as
+ * `failure`). The client decides what an error is and throws its own typed errors.
  */
 export interface Transport {
 	request(request: TransportRequest): Promise<TransportResponse>;

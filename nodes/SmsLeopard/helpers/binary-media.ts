@@ -4,7 +4,6 @@
  * already sits in the item as base64 and is decoded once.
  */
 import { createHash } from 'crypto';
-import { PassThrough, type Readable } from 'stream';
 import type { IBinaryData, IExecuteFunctions } from 'n8n-workflow';
 import type { MediaSource } from '../client';
 
@@ -14,19 +13,6 @@ export interface BinaryMedia {
 	key: string;
 	fileName: string;
 	mimeType: string;
-}
-
-/** A stream handed out at once and fed when n8n's asynchronous binary stream is ready. */
-function deferredStream(open: () => Promise<Readable>): Readable {
-	const stream = new PassThrough();
-	open().then(
-		(source) => {
-			source.on('error', (error) => stream.destroy(error));
-			source.pipe(stream);
-		},
-		(error: Error) => stream.destroy(error),
-	);
-	return stream;
 }
 
 function fallbackName(binary: IBinaryData, field: string): string {
@@ -41,17 +27,20 @@ function fallbackName(binary: IBinaryData, field: string): string {
 async function contentKey(
 	cache: Map<string, Promise<string>>,
 	id: string,
-	open: () => Readable,
+	open: () => Promise<NodeJS.ReadableStream>,
 ): Promise<string> {
 	let key = cache.get(id);
 	if (!key) {
-		key = new Promise<string>((resolve, reject) => {
-			const hash = createHash('sha256');
-			open()
-				.on('data', (chunk: Buffer) => hash.update(chunk))
-				.on('error', reject)
-				.on('end', () => resolve(`sha256:${hash.digest('hex')}`));
-		});
+		key = open().then(
+			async (stream) =>
+				await new Promise<string>((resolve, reject) => {
+					const hash = createHash('sha256');
+					stream
+						.on('data', (chunk: Buffer) => hash.update(chunk))
+						.on('error', reject)
+						.on('end', () => resolve(`sha256:${hash.digest('hex')}`));
+				}),
+		);
 		cache.set(id, key);
 		key.catch(() => cache.delete(id));
 	}
@@ -70,7 +59,7 @@ export async function readBinaryMedia(
 	if (binary.id) {
 		const id = binary.id;
 		const metadata = await context.helpers.getBinaryMetadata(id);
-		const open = () => deferredStream(async () => await context.helpers.getBinaryStream(id));
+		const open = async () => await context.helpers.getBinaryStream(id);
 		return {
 			key: await contentKey(contentKeys, id, open),
 			fileName,

@@ -3,33 +3,8 @@
  * per execution. The listing is not in the specification: when it is unavailable the send goes ahead
  * unchecked and the service has the last word.
  */
-import {
-	SmsLeopardAuthenticationError,
-	type SmsLeopardClient,
-	SmsLeopardValidationError,
-	type TemplateDescription,
-	describeTemplate,
-} from '../client';
+import { SmsLeopardValidationError, type TemplateDescription } from '../client';
 import type { ExecutionState } from '../actions/operation';
-import { findSender } from './senders';
-
-async function listDescribed(
-	client: SmsLeopardClient,
-	phoneNumberId: string,
-): Promise<Map<string, TemplateDescription> | undefined> {
-	try {
-		const sender = await findSender(client, phoneNumberId);
-		const templates = await client.listTemplates(sender.id);
-		return new Map(templates.map((template) => [template.id, describeTemplate(template)]));
-	} catch (error) {
-		if (
-			error instanceof SmsLeopardValidationError ||
-			error instanceof SmsLeopardAuthenticationError
-		)
-			throw error;
-		return undefined;
-	}
-}
 
 export async function templateFor(
 	state: ExecutionState,
@@ -38,7 +13,7 @@ export async function templateFor(
 ): Promise<TemplateDescription | undefined> {
 	let listing = state.templates.get(phoneNumberId);
 	if (!listing) {
-		listing = listDescribed(state.client, phoneNumberId);
+		listing = state.client.templateCatalog(phoneNumberId);
 		state.templates.set(phoneNumberId, listing);
 		listing.catch(() => state.templates.delete(phoneNumberId));
 	}

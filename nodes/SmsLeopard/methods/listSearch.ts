@@ -4,7 +4,6 @@
  */
 import type { ILoadOptionsFunctions, INodeListSearchResult } from 'n8n-workflow';
 import { describeTemplate } from '../client';
-import { findSender } from '../helpers/senders';
 import { clientForNode } from '../transport/client-for-node';
 
 function matches(filter: string | undefined, ...texts: Array<string | undefined | null>): boolean {
@@ -37,7 +36,7 @@ export async function searchTemplates(
 		string | undefined;
 	if (!phoneNumberId) return { results: [] };
 	const client = await clientForNode(this);
-	const sender = await findSender(client, phoneNumberId);
+	const sender = await client.findSenderNumber(phoneNumberId);
 	const templates = (await client.listTemplates(sender.id)).map(describeTemplate);
 	return {
 		results: templates

@@ -1,8 +1,8 @@
 /**
  * The client's transport inside n8n: every request goes through `httpRequestWithAuthentication`,
  * so n8n adds the credential's Basic authentication and applies its proxy and logging settings.
- * HTTP statuses come back as answers (the client maps them); only a missing answer is thrown, as a
- * connection error that never carries the request's headers (they hold the credentials).
+ * HTTP statuses and missing answers both come back as answers (the client maps them to its errors);
+ * a failure keeps only its code, never the request's headers (they hold the credentials).
  */
 import type {
 	IExecuteFunctions,
@@ -11,7 +11,6 @@ import type {
 	ILoadOptionsFunctions,
 } from 'n8n-workflow';
 import {
-	SmsLeopardConnectionError,
 	type Transport,
 	type TransportRequest,
 	type TransportResponse,
@@ -75,7 +74,7 @@ export class N8nTransport implements Transport {
 			options.body = request.body.data as IHttpRequestOptions['body'];
 			options.headers = { 'content-type': 'application/json' };
 		} else if (request.body?.type === 'multipart') {
-			const { form, headers } = encodeMultipart(request.body.fields, request.body.file);
+			const { form, headers } = await encodeMultipart(request.body.fields, request.body.file);
 			options.body = form;
 			options.headers = headers;
 			options.json = false;
@@ -88,14 +87,18 @@ export class N8nTransport implements Transport {
 				options,
 			);
 		} catch (error) {
+			// Only the code is kept: n8n's error holds the request, whose headers carry the credentials.
 			const code = causeCode(error);
-			throw new SmsLeopardConnectionError(
-				`Could not reach ${new URL(request.url).origin} (${code})`,
-				{
+			return {
+				status: 0,
+				headers: {},
+				body: undefined,
+				failure: {
+					code,
 					requestSent: !NOT_SENT_CODES.has(code),
-					causeCode: code,
+					message: `Could not reach ${new URL(request.url).origin} (${code})`,
 				},
-			);
+			};
 		}
 		let body = response.body;
 		if (Buffer.isBuffer(body)) body = body.toString('utf8');

@@ -1,6 +1,7 @@
 // Runs the real n8n CLI against one throwaway user folder, with an environment that keeps it
 // quiet, offline and out of the real ~/.n8n.
 import { spawn } from 'child_process';
+import { readFileSync } from 'fs';
 import { createServer } from 'net';
 import * as path from 'path';
 
@@ -20,6 +21,8 @@ export interface CliResult {
 	stdout: string;
 	stderr: string;
 	durationMs: number;
+	/** Peak resident memory (VmHWM) of the main n8n process in MB, when `measureMemory` was set. */
+	peakRssMb?: number;
 }
 
 export interface RunOptions {
@@ -27,6 +30,19 @@ export interface RunOptions {
 	/** Task-broker port; two n8n processes on the default 5679 collide. Free port if unset. */
 	brokerPort?: number;
 	timeoutMs?: number;
+	/** Poll the main process's peak resident memory (Linux /proc) every ~20 ms into `peakRssMb`. */
+	measureMemory?: boolean;
+}
+
+/** VmHWM (the kernel's high-water mark of resident memory) of a live process, in kB. */
+function peakRssKb(pid: number): number | undefined {
+	try {
+		const match = /^VmHWM:\s+(\d+)\s+kB/m.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+		return match ? Number(match[1]) : undefined;
+	} catch {
+		// Gone, or not Linux.
+		return undefined;
+	}
 }
 
 /** A TCP port nothing listens on right now (the OS picks it). */
@@ -89,10 +105,20 @@ export async function runN8n(
 	child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
 	child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
 	const timer = setTimeout(() => child.kill('SIGKILL'), options.timeoutMs ?? 120_000);
+	// VmHWM only grows, so the last reading before exit is the peak (give or take one interval).
+	let peakKb = 0;
+	const sample = () => {
+		if (child.pid !== undefined) peakKb = Math.max(peakKb, peakRssKb(child.pid) ?? 0);
+	};
+	const poller = options.measureMemory ? setInterval(sample, 20) : undefined;
+	if (poller) child.on('exit', () => clearInterval(poller));
 	const exitCode = await new Promise<number | null>((resolve, reject) => {
 		child.on('error', reject);
 		child.on('close', (code) => resolve(code));
 	});
 	clearTimeout(timer);
-	return { exitCode, stdout, stderr, durationMs: Date.now() - started };
+	clearInterval(poller);
+	const result: CliResult = { exitCode, stdout, stderr, durationMs: Date.now() - started };
+	if (options.measureMemory && peakKb > 0) result.peakRssMb = peakKb / 1024;
+	return result;
 }

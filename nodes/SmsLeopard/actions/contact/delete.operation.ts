@@ -1,6 +1,5 @@
 /** Contact > Delete: permanent; the contact leaves every group and loses its custom attributes. */
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
-import { SmsLeopardNotFoundError } from '../../client';
 import type { ExecutionState } from '../operation';
 
 const show = { resource: ['contact'], operation: ['delete'] };
@@ -43,18 +42,8 @@ export async function execute(
 ): Promise<IDataObject> {
 	const contactId = this.getNodeParameter('contactId', itemIndex, '') as string | number;
 	const options = this.getNodeParameter('options', itemIndex, {}) as { ignoreNotFound?: boolean };
-	try {
-		const result = await state.client.deleteContact(contactId);
-		return { contactId: Number(contactId), deleted: true, message: result.message ?? '' };
-	} catch (error) {
-		if (options.ignoreNotFound && error instanceof SmsLeopardNotFoundError) {
-			return {
-				contactId: Number(contactId),
-				deleted: false,
-				notFound: true,
-				message: error.apiMessage,
-			};
-		}
-		throw error;
-	}
+	const result = await state.client.deleteContact(contactId, {
+		ignoreNotFound: options.ignoreNotFound === true,
+	});
+	return { contactId: Number(contactId), ...result };
 }

@@ -1,15 +1,20 @@
 /**
  * The plain-Node transport: for scripts, the sandbox tests and the benchmarks, where there is no n8n.
- * It adds HTTP Basic authentication itself (inside n8n the credential system does). Not part of the
- * built package: n8n's community-node rules keep `http` and timers out of node code.
+ * It adds HTTP Basic authentication itself (inside n8n the credential system does). It lives outside
+ * nodes/ and is not part of the built package: n8n's community-node rules keep `http` and timers out
+ * of node code.
  */
 import http from 'http';
 import https from 'https';
 import { setTimeout as wait } from 'timers/promises';
-import { SmsLeopardClient, type SmsLeopardClientOptions } from './client';
-import { SmsLeopardConnectionError } from './errors';
-import { encodeMultipart } from './multipart';
-import type { Transport, TransportRequest, TransportResponse } from './transport';
+import {
+	SmsLeopardClient,
+	type SmsLeopardClientOptions,
+	type Transport,
+	type TransportRequest,
+	type TransportResponse,
+	encodeMultipart,
+} from '../../nodes/SmsLeopard/client';
 
 export interface NodeHttpTransportOptions {
 	apiKey: string;
@@ -52,28 +57,35 @@ export class NodeHttpTransport implements Transport {
 			accept: 'application/json',
 			authorization: this.authorization,
 		};
-		let multipart: ReturnType<typeof encodeMultipart> | undefined;
+		let multipart: Awaited<ReturnType<typeof encodeMultipart>> | undefined;
 		let json: Buffer | undefined;
 		if (request.body?.type === 'json') {
 			json = Buffer.from(JSON.stringify(request.body.data));
 			headers['content-type'] = 'application/json';
 			headers['content-length'] = String(json.length);
 		} else if (request.body?.type === 'multipart') {
-			multipart = encodeMultipart(request.body.fields, request.body.file);
+			multipart = await encodeMultipart(request.body.fields, request.body.file);
 			Object.assign(headers, multipart.headers);
 		}
 		const isHttps = url.protocol === 'https:';
 		const module = isHttps ? https : http;
-		return await new Promise<TransportResponse>((resolve, reject) => {
+		return await new Promise<TransportResponse>((resolve) => {
 			let connected = false;
+			let settled = false;
 			const fail = (error: Error & { code?: string }) => {
+				if (settled) return;
+				settled = true;
 				const code = error.code ?? 'ECONNECTION';
-				reject(
-					new SmsLeopardConnectionError(
-						`Could not reach ${url.origin} (${code}${connected ? ', after the request was sent' : ''})`,
-						{ requestSent: connected, causeCode: code },
-					),
-				);
+				resolve({
+					status: 0,
+					headers: {},
+					body: undefined,
+					failure: {
+						code,
+						requestSent: connected,
+						message: `Could not reach ${url.origin} (${code}${connected ? ', after the request was sent' : ''})`,
+					},
+				});
 			};
 			const outgoing = module.request(
 				url,
@@ -112,6 +124,8 @@ export class NodeHttpTransport implements Transport {
 						for (const [name, value] of Object.entries(incoming.headers)) {
 							responseHeaders[name] = Array.isArray(value) ? value.join(', ') : value;
 						}
+						if (settled) return;
+						settled = true;
 						resolve({ status: incoming.statusCode ?? 0, headers: responseHeaders, body });
 					});
 				},
