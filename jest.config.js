@@ -11,4 +11,7 @@ module.exports = {
 	},
 	testTimeout: 30000,
 	setupFiles: ['<rootDir>/test/harness/setup-env.ts'],
+	// Every node output and error is recorded; the teardown fails the run if one holds a secret.
+	globalSetup: '<rootDir>/test/secret-scan/global-setup.ts',
+	globalTeardown: '<rootDir>/test/secret-scan/global-teardown.ts',
 };

@@ -48,6 +48,7 @@ import type {
 	WorkflowExecuteMode,
 } from 'n8n-workflow';
 
+import { recordForSecretScan } from '../secret-scan/record';
 import { HARNESS_WORKFLOW_ID, removeBinaryDataFolders } from './binary-data';
 import { HarnessCredentialsHelper } from './credentials-helper';
 import {
@@ -230,6 +231,7 @@ export async function runNode(options: RunNodeOptions): Promise<RunNodeResult> {
 	const taskData = run.data.resultData.runData[node.name]?.[0];
 	const outputs = (taskData?.data?.main ?? []).map((output) => output ?? []);
 	const error = (taskData?.error ?? run.data.resultData.error) as ExecutionError | undefined;
+	recordForSecretScan('node run', { outputs, error });
 	return { items: outputs[0] ?? [], outputs, error, run };
 }
 

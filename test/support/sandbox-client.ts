@@ -3,6 +3,7 @@ import type { SmsLeopardClient } from '../../nodes/SmsLeopard/client';
 import type { RetryOptions } from '../../nodes/SmsLeopard/client';
 import { createNodeClient } from './node-http-transport';
 import { type Sandbox, type SandboxOptions, startSandbox } from '../sandbox';
+import { recordForSecretScan } from '../secret-scan/record';
 
 export interface SandboxClient {
 	sandbox: Sandbox;
@@ -43,6 +44,7 @@ export async function caught<T = Error>(run: () => Promise<unknown> | unknown): 
 	try {
 		await run();
 	} catch (error) {
+		recordForSecretScan('client error', error);
 		return error as T;
 	}
 	throw new Error('expected an error, got none');
