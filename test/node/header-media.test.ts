@@ -137,6 +137,29 @@ describe.each(['default', 'filesystem'] as const)(
 	},
 );
 
+describe('header media from a media ID', () => {
+	it('knows the type of a media ID carried by the item (the output of Media > Upload): refuses a mismatch before sending', async () => {
+		const { error } = await env.run(
+			{
+				resource: 'message',
+				operation: 'sendTemplate',
+				senderNumber: senderLocator,
+				template: templateLocator(TEMPLATES.documentHeader.id),
+				destination: '+254700300001',
+				variablesMode: 'template',
+				templateFields: { mappingMode: 'defineBelow', value: { body_1: 'INV-1' } },
+				headerMedia: 'mediaId',
+				mediaId: '={{ $json.media_id }}',
+			},
+			[{ json: { media_id: '9700000000000001', media_type: 'image', file_name: 'banner.png' } }],
+		);
+		expect(error?.message).toContain(
+			'"Header Media" is image media but template "invoice" has a document header',
+		);
+		expect(env.sends()).toHaveLength(0);
+	});
+});
+
 describe('Media > Upload', () => {
 	it.each(['default', 'filesystem'] as const)(
 		'streams a file from binary data (%s mode) and outputs the media record',

@@ -73,6 +73,29 @@ export interface HeaderMediaPlan {
 	upload?: () => Promise<MediaRecord>;
 }
 
+/**
+ * The type of a media ID, when this run can know it: uploaded by this node earlier in the run, or
+ * carried by the input item itself (the output of Media > Upload holds media_id and media_type).
+ */
+function knownCategory(
+	context: IExecuteFunctions,
+	itemIndex: number,
+	state: ExecutionState,
+	mediaId: string,
+): MediaCategory | undefined {
+	const uploaded = state.mediaCategories.get(mediaId);
+	if (uploaded) return uploaded;
+	const json = context.getInputData()[itemIndex]?.json ?? {};
+	const type = String(json.media_type ?? '').toLowerCase();
+	if (
+		String(json.media_id ?? '') === mediaId &&
+		(type === 'document' || type === 'image' || type === 'video')
+	) {
+		return type;
+	}
+	return undefined;
+}
+
 export async function planHeaderMedia(
 	context: IExecuteFunctions,
 	itemIndex: number,
@@ -84,8 +107,8 @@ export async function planHeaderMedia(
 	const fileName =
 		((context.getNodeParameter('fileName', itemIndex, '') as string) || '').trim() || undefined;
 	if (choice === 'mediaId') {
-		const mediaId = (context.getNodeParameter('mediaId', itemIndex, '') as string).trim();
-		return { mediaId, fileName, category: state.mediaCategories.get(mediaId) };
+		const mediaId = String(context.getNodeParameter('mediaId', itemIndex, '')).trim();
+		return { mediaId, fileName, category: knownCategory(context, itemIndex, state, mediaId) };
 	}
 	const field = context.getNodeParameter('binaryPropertyName', itemIndex, 'data') as string;
 	const media = await readBinaryMedia(context, itemIndex, field, state.contentKeys);
