@@ -3,20 +3,17 @@
  * `npm start` runs and what the README screenshots are taken of.
  */
 import {
+	DEMO_OWNER,
 	type N8nServer,
 	type UserFolder,
 	removeUserFolder,
+	setUpOwner,
 	startN8nServer,
 } from '../test/e2e/harness';
 import { type Sandbox, startSandbox } from '../test/sandbox';
 import { DEMO_N8N_VERSION, prepareDemoFolder, step } from './demo-support';
 
-export const OWNER = {
-	email: 'demo@example.com',
-	firstName: 'Demo',
-	lastName: 'Marketer',
-	password: 'SmsLeopard-demo-1',
-};
+export const OWNER = DEMO_OWNER;
 
 export interface Editor {
 	url: string;
@@ -25,17 +22,6 @@ export interface Editor {
 	server: N8nServer;
 	folder: UserFolder;
 	stop(): Promise<void>;
-}
-
-/** A fresh n8n asks for an owner account first; make it so the editor opens straight away. */
-async function setUpOwner(url: string): Promise<void> {
-	const response = await fetch(`${url}/rest/owner/setup`, {
-		method: 'POST',
-		headers: { 'content-type': 'application/json' },
-		body: JSON.stringify(OWNER),
-	});
-	if (!response.ok)
-		throw new Error(`owner setup failed: HTTP ${response.status} ${await response.text()}`);
 }
 
 export async function startEditor(port: number): Promise<Editor> {

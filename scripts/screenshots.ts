@@ -4,19 +4,15 @@
  * the demo workflow, and Send Template with the fields of its chosen template.
  */
 import { chromium, type Page } from 'playwright-core';
+import { signIn } from '../test/e2e/harness';
 import { OWNER, startEditor } from './editor';
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 
-async function signIn(page: Page, url: string): Promise<void> {
-	for (const body of [
-		{ emailOrLdapLoginId: OWNER.email, password: OWNER.password },
-		{ email: OWNER.email, password: OWNER.password },
-	]) {
-		const response = await page.request.post(`${url}/rest/login`, { data: body });
-		if (response.ok()) return;
-	}
-	throw new Error('could not sign in to n8n');
+async function signInBrowser(page: Page, url: string): Promise<void> {
+	const cookie = await signIn(url, OWNER);
+	const [name, value] = cookie.split('=');
+	await page.context().addCookies([{ name, value, url }]);
 }
 
 async function openNode(page: Page, name: string): Promise<void> {
@@ -41,7 +37,7 @@ async function main(): Promise<void> {
 	});
 	try {
 		const page = await browser.newPage({ viewport: { width: 1440, height: 900 } });
-		await signIn(page, editor.url);
+		await signInBrowser(page, editor.url);
 		await page.goto(`${editor.url}/workflow/${editor.workflowId}`);
 		await page.waitForTimeout(5000);
 		// Dismiss first-run popups when there are any.

@@ -5,3 +5,4 @@ export * from './user-folder';
 export * from './run-workflow';
 export * from './n8n-server';
 export * from './pack';
+export * from './n8n-owner';

@@ -22,7 +22,7 @@ export interface ServerOptions {
 
 interface Probe {
 	status: number;
-	body?: { status?: string };
+	body?: { status?: string; data?: unknown };
 }
 
 async function getJson(url: string): Promise<Probe> {
@@ -43,7 +43,9 @@ async function getJson(url: string): Promise<Probe> {
 async function isReady(url: string): Promise<boolean> {
 	const health = await getJson(`${url}/healthz`);
 	if (health.status !== 200 || health.body?.status !== 'ok') return false;
-	return (await getJson(`${url}/rest/settings`)).status === 200;
+	// While starting, n8n answers every route 200 with the text "n8n is starting up": wait for JSON.
+	const settings = await getJson(`${url}/rest/settings`);
+	return settings.status === 200 && settings.body?.data !== undefined;
 }
 
 export async function startN8nServer(
