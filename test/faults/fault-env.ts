@@ -106,14 +106,8 @@ export const sendAttempts = (sb: Sandbox) =>
 export const sendCount = (sb: Sandbox, to: string) => sb.state.sendCountByDestination[to] ?? 0;
 
 /** Runs `run` and returns what it threw, failing when it did not throw. */
-export async function caught<T = Error>(run: () => Promise<unknown>): Promise<T> {
-	try {
-		await run();
-	} catch (error) {
-		return error as T;
-	}
-	throw new Error('expected an error, got none');
-}
+/** The same helper as the client tests, so fault errors go through the secret scan too. */
+export { caught } from '../support/sandbox-client';
 
 /** The error classes a network fault may legitimately surface as. */
 export function isTypedFaultError(error: unknown): boolean {
