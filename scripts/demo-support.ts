@@ -8,6 +8,7 @@ import {
 	importCredentials,
 	importWorkflow,
 	packPackage,
+	removePackedTarball,
 	prepareUserFolder,
 } from '../test/e2e/harness';
 import { demoWorkflow } from '../test/e2e/workflows/demo';
@@ -33,7 +34,10 @@ export async function prepareDemoFolder(
 	step(
 		'installing the packed package into a fresh n8n user folder, as n8n installs community nodes',
 	);
-	const folder = await prepareUserFolder({ n8nVersion: DEMO_N8N_VERSION, packageTarball: tarball });
+	const folder = await prepareUserFolder({
+		n8nVersion: DEMO_N8N_VERSION,
+		packageTarball: tarball,
+	}).finally(() => removePackedTarball(tarball));
 	step('importing a credential for the sandbox and the demo workflow');
 	await importCredentials(folder, [
 		{

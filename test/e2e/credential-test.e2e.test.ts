@@ -6,6 +6,7 @@ import {
 	type N8nServer,
 	type UserFolder,
 	packPackage,
+	removePackedTarball,
 	prepareUserFolder,
 	removeUserFolder,
 	setUpOwner,
@@ -19,6 +20,7 @@ let tarball: string;
 beforeAll(() => {
 	tarball = packPackage();
 }, 180_000);
+afterAll(() => removePackedTarball(tarball));
 
 describe.each(selectedVersions())('credential test in n8n %s', (version) => {
 	let sandbox: Sandbox;

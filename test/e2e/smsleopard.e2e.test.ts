@@ -11,6 +11,7 @@ import {
 	importWorkflow,
 	nodeItems,
 	packPackage,
+	removePackedTarball,
 	prepareUserFolder,
 	removeUserFolder,
 } from './harness';
@@ -28,6 +29,7 @@ let tarball: string;
 beforeAll(() => {
 	tarball = packPackage();
 }, 180_000);
+afterAll(() => removePackedTarball(tarball));
 
 const phones = (count: number, prefix = '+2547105') =>
 	Array.from({ length: count }, (_, index) => `${prefix}${String(index).padStart(5, '0')}`);

@@ -68,7 +68,7 @@ export async function clientForNode(
 ): Promise<SmsLeopardClient> {
 	const credentials = await context.getCredentials(CREDENTIAL_TYPE);
 	return new SmsLeopardClient({
-		transport: new N8nTransport(context),
+		transport: new N8nTransport(context, credentials),
 		sleep,
 		chatUrl: checkBaseUrl(context, 'Chat API URL', credentials.chatUrl, DEFAULT_CHAT_URL),
 		contactsUrl: checkBaseUrl(

@@ -5,6 +5,8 @@
  * a failure keeps only its code, never the request's headers (they hold the credentials).
  */
 import type {
+	IAdditionalCredentialOptions,
+	ICredentialDataDecryptedObject,
 	IExecuteFunctions,
 	IHttpRequestMethods,
 	IHttpRequestOptions,
@@ -55,7 +57,30 @@ function lowerCaseHeaders(headers: unknown): Record<string, string | undefined> 
 }
 
 export class N8nTransport implements Transport {
-	constructor(private readonly context: IExecuteFunctions | ILoadOptionsFunctions) {}
+	/**
+	 * `credentials`: the credential as the node already read it, once per execution. Handed to n8n
+	 * with each request, it spares n8n a database read and a decryption per request (what it does
+	 * when it is not given), which queue behind one another with many requests in flight; n8n still
+	 * applies the credential's own authentication to every request.
+	 */
+	constructor(
+		private readonly context: IExecuteFunctions | ILoadOptionsFunctions,
+		private readonly credentials?: ICredentialDataDecryptedObject,
+	) {}
+
+	private credentialOptions(): IAdditionalCredentialOptions | undefined {
+		if (!this.credentials) return undefined;
+		const reference = this.context.getNode().credentials?.[CREDENTIAL_TYPE];
+		return {
+			credentialsDecrypted: {
+				id: reference?.id ?? '',
+				name: reference?.name ?? '',
+				type: CREDENTIAL_TYPE,
+				// A copy: n8n may add pre-authentication data to the object it is given.
+				data: { ...this.credentials },
+			},
+		};
+	}
 
 	async request(request: TransportRequest): Promise<TransportResponse> {
 		const options: IHttpRequestOptions = {
@@ -85,6 +110,7 @@ export class N8nTransport implements Transport {
 				this.context,
 				CREDENTIAL_TYPE,
 				options,
+				this.credentialOptions(),
 			);
 		} catch (error) {
 			// Only the code is kept: n8n's error holds the request, whose headers carry the credentials.

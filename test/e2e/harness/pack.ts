@@ -1,7 +1,7 @@
 // Packs a package folder the way it is published (`npm pack` runs its prepack build), so the
 // suite installs exactly what users would get from npm.
 import { execFileSync } from 'child_process';
-import { mkdtempSync } from 'fs';
+import { mkdtempSync, rmSync } from 'fs';
 import { tmpdir } from 'os';
 import * as path from 'path';
 
@@ -21,4 +21,13 @@ export function packPackage(
 	// prepack scripts print to stdout too; the JSON report is the last thing written.
 	const report = JSON.parse(out.slice(out.lastIndexOf('\n[') + 1)) as Array<{ filename: string }>;
 	return path.join(destination, report[0].filename);
+}
+
+/** Removes a tarball made by `packPackage` with its temp folder (nothing else lives there). */
+export function removePackedTarball(tarball: string | undefined): void {
+	if (!tarball) return;
+	const folder = path.dirname(tarball);
+	if (path.basename(folder).startsWith('n8n-pack-'))
+		rmSync(folder, { recursive: true, force: true });
+	else rmSync(tarball, { force: true });
 }

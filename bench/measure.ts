@@ -1,0 +1,72 @@
+/**
+ * One measured `n8n execute`: the run data, the whole-process wall time and the peak resident memory
+ * of the main n8n process, plus small helpers to read what a node did.
+ */
+import { parseRun, runN8n, type RunData, type UserFolder } from '../test/e2e/harness';
+
+export interface MeasuredRun {
+	ok: boolean;
+	exitCode: number | null;
+	runData: RunData;
+	error?: Record<string, unknown>;
+	/** Whole `n8n execute` process, start-up included. */
+	processMs: number;
+	/** VmHWM of the main n8n process (the task runner is a separate process, not counted). */
+	peakRssMb: number;
+	stderr: string;
+}
+
+export async function executeMeasured(
+	folder: UserFolder,
+	workflowId: string,
+	options: { env?: Record<string, string>; timeoutMs?: number } = {},
+): Promise<MeasuredRun> {
+	const result = await runN8n(folder, ['execute', `--id=${workflowId}`, '--rawOutput'], {
+		env: options.env,
+		timeoutMs: options.timeoutMs ?? 120_000,
+		measureMemory: true,
+	});
+	const resultData = parseRun(result.stdout)?.data?.resultData ?? {};
+	const error = resultData.error as Record<string, unknown> | undefined;
+	return {
+		ok: result.exitCode === 0 && !error,
+		exitCode: result.exitCode,
+		runData: (resultData.runData as RunData | undefined) ?? {},
+		error,
+		processMs: result.durationMs,
+		peakRssMb: result.peakRssMb ?? Number.NaN,
+		stderr: result.stderr,
+	};
+}
+
+/** The node's own execution time (ms) as n8n recorded it: the time beyond n8n's start-up. */
+export function nodeTimeMs(run: MeasuredRun, nodeName: string): number {
+	const time = run.runData[nodeName]?.[0]?.executionTime;
+	return typeof time === 'number' ? time : Number.NaN;
+}
+
+/** The json of every item a node put out (first run, first output), or [] if it did not run. */
+export function outputItems(run: MeasuredRun, nodeName: string): Array<Record<string, unknown>> {
+	return (run.runData[nodeName]?.[0]?.data?.main?.[0] ?? []).map((item) => item.json);
+}
+
+/** Items that carry an error (Continue On Fail output). */
+export function errorItemCount(items: Array<Record<string, unknown>>): number {
+	return items.filter((item) => item.error !== undefined).length;
+}
+
+/** The run's error message, shortened, for a failed run. */
+export function runFailure(run: MeasuredRun): string {
+	const message = run.error?.message ?? run.error?.description;
+	if (message) return String(message).slice(0, 300);
+	return `exit ${String(run.exitCode)}: ${run.stderr.trim().split('\n').slice(-3).join(' | ')}`;
+}
+
+export function median(values: number[]): number {
+	const sorted = [...values].sort((a, b) => a - b);
+	const middle = Math.floor(sorted.length / 2);
+	return sorted.length % 2 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
+}
+
+export const round = (value: number, digits = 1): number =>
+	Number.isFinite(value) ? Number(value.toFixed(digits)) : Number.NaN;

@@ -1,0 +1,72 @@
+/**
+ * How the results are shown: one plain-text table per benchmark, goals with PASS/MISS, and the same
+ * figures as JSON.
+ */
+import { mkdirSync, writeFileSync } from 'fs';
+import * as path from 'path';
+
+export interface Goal {
+	goal: string;
+	/** The measured figure, as shown. */
+	actual: string;
+	pass: boolean;
+}
+
+export interface Section {
+	title: string;
+	/** Conditions of the measurement (n8n version, latency, ...), one line each. */
+	notes: string[];
+	columns: string[];
+	rows: Array<Array<string | number>>;
+	goals: Goal[];
+	/** Everything measured, for the JSON. */
+	data: unknown;
+}
+
+export function goal(text: string, actual: string, pass: boolean): Goal {
+	return { goal: text, actual, pass };
+}
+
+/** A number for a table cell: fixed digits, or "n/a" when not measured. */
+export function num(value: number, digits = 0): string {
+	return Number.isFinite(value) ? value.toFixed(digits) : 'n/a';
+}
+
+export function table(columns: string[], rows: Array<Array<string | number>>): string {
+	const cells = [columns, ...rows.map((row) => row.map(String))];
+	const widths = columns.map((_, column) =>
+		Math.max(...cells.map((row) => (row[column] ?? '').length)),
+	);
+	// Columns of figures (cells starting with a number) right-aligned, text left-aligned.
+	const numeric = columns.map((_, column) =>
+		rows.every((row) => /^([-+]?\d|n\/a)/.test(String(row[column] ?? ''))),
+	);
+	const line = (row: string[]) =>
+		'  ' +
+		row
+			.map((cell, column) =>
+				numeric[column] ? cell.padStart(widths[column]) : cell.padEnd(widths[column]),
+			)
+			.join('  ')
+			.trimEnd();
+	const rule = '  ' + widths.map((width) => '-'.repeat(width)).join('  ');
+	return [line(cells[0]), rule, ...cells.slice(1).map(line)].join('\n');
+}
+
+export function printSection(section: Section): void {
+	console.log(`\n## ${section.title}\n`);
+	for (const note of section.notes) console.log(`  ${note}`);
+	if (section.notes.length) console.log('');
+	console.log(table(section.columns, section.rows));
+	if (section.goals.length) {
+		console.log('');
+		for (const item of section.goals) {
+			console.log(`  [${item.pass ? 'PASS' : 'MISS'}] ${item.goal}: ${item.actual}`);
+		}
+	}
+}
+
+export function writeJson(file: string, value: unknown): void {
+	mkdirSync(path.dirname(file), { recursive: true });
+	writeFileSync(file, JSON.stringify(value, null, '\t') + '\n');
+}

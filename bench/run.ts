@@ -1,0 +1,176 @@
+/**
+ * `npm run bench`: the node inside a real n8n (2.8.4 by default) against the sandbox on loopback,
+ * side by side with n8n's HTTP Request node. Prints one table per benchmark with its goals and writes
+ * the same figures to bench/results/latest.json.
+ *
+ *   BENCH_N8N_VERSION  n8n version (installed with scripts/n8n/install-n8n.sh), default 2.8.4
+ *   BENCH_REPEATS      runs per variant of benchmark 1 (median), default 3
+ *   BENCH_ONLY         comma-separated subset: sends,rateLimit,groups,upload,coldLoad
+ */
+import { mkdtempSync, rmSync } from 'fs';
+import { cpus, tmpdir, totalmem } from 'os';
+import * as path from 'path';
+
+import { type UserFolder, removeUserFolder, resolveN8n } from '../test/e2e/harness';
+import { type Sandbox, startSandbox } from '../test/sandbox';
+import { benchColdLoad } from './cold-load';
+import { benchGroups } from './groups';
+import { type Section, printSection, writeJson } from './report';
+import { LATENCY_MS, SEND_COUNT, benchRateLimited, benchSends } from './sends';
+import { prepareBenchFolder } from './setup';
+import { FILE_NAME, benchUpload, writeBenchPdf } from './upload';
+import { groupsWorkflow, sendWorkflows, uploadWorkflows } from './workflows';
+
+const BENCHMARKS = ['sends', 'rateLimit', 'groups', 'upload', 'coldLoad'] as const;
+type BenchName = (typeof BENCHMARKS)[number];
+
+const RESULTS_FILE = path.join(__dirname, 'results/latest.json');
+
+const started = Date.now();
+function log(message: string): void {
+	const seconds = ((Date.now() - started) / 1000).toFixed(0).padStart(4);
+	process.stderr.write(`\u001b[2m${seconds} s  ${message}\u001b[0m\n`);
+}
+
+function selected(): BenchName[] {
+	const only = process.env.BENCH_ONLY?.split(',').map((name) => name.trim());
+	if (!only) return [...BENCHMARKS];
+	const unknown = only.filter((name) => !(BENCHMARKS as readonly string[]).includes(name));
+	if (unknown.length)
+		throw new Error(`BENCH_ONLY: unknown ${unknown.join(', ')} (${BENCHMARKS.join(', ')})`);
+	return BENCHMARKS.filter((name) => only.includes(name));
+}
+
+/** Temp folders and the sandbox, released on every way out, Ctrl-C included. */
+const cleanup = {
+	sandbox: undefined as Sandbox | undefined,
+	folder: undefined as UserFolder | undefined,
+	tempDir: undefined as string | undefined,
+	removeFiles(): void {
+		if (this.folder) removeUserFolder(this.folder);
+		if (this.tempDir) rmSync(this.tempDir, { recursive: true, force: true });
+		this.folder = undefined;
+		this.tempDir = undefined;
+	},
+};
+
+async function main(): Promise<void> {
+	const n8nVersion = process.env.BENCH_N8N_VERSION ?? '2.8.4';
+	const repeats = Math.max(1, Math.min(10, Number(process.env.BENCH_REPEATS ?? 3) || 3));
+	const benchmarks = selected();
+	const n8n = resolveN8n(n8nVersion);
+
+	const sandbox = await startSandbox({ latencyMs: LATENCY_MS });
+	cleanup.sandbox = sandbox;
+	const tempDir = mkdtempSync(path.join(tmpdir(), 'smsleopard-bench-'));
+	cleanup.tempDir = tempDir;
+	log(`sandbox on ${sandbox.chatUrl} and ${sandbox.contactsUrl}`);
+
+	const sends = sendWorkflows(SEND_COUNT, sandbox.chatUrl, sandbox.channel);
+	const groups = groupsWorkflow();
+	const uploads = uploadWorkflows(path.join(tempDir, FILE_NAME), sandbox.chatUrl, sandbox.channel);
+	log(`packing the package and installing it into an n8n ${n8nVersion} user folder`);
+	const folder = await prepareBenchFolder(n8nVersion, sandbox, [
+		...Object.values(sends),
+		groups,
+		...Object.values(uploads),
+	]);
+	cleanup.folder = folder;
+	const id = (workflow: { id?: string }) => String(workflow.id);
+	const sendIds = {
+		baseline: id(sends.baseline),
+		nodeDefault: id(sends.nodeDefault),
+		nodeConcurrency50: id(sends.nodeConcurrency50),
+		httpRequest: id(sends.httpRequest),
+		httpRequestContinue: id(sends.httpRequestContinue),
+	};
+
+	const sections: Partial<Record<BenchName, Section>> = {};
+	const show = (name: BenchName, section: Section) => {
+		sections[name] = section;
+		printSection(section);
+	};
+	console.log(
+		`SMSLeopard node benchmarks: n8n ${n8nVersion} on Node ${process.version}, ` +
+			`${cpus().length} CPU(s) ${cpus()[0]?.model ?? ''}, sandbox on loopback`,
+	);
+	for (const name of benchmarks) {
+		switch (name) {
+			case 'sends':
+				show(name, await benchSends(folder, sandbox, sendIds, repeats, log));
+				break;
+			case 'rateLimit':
+				show(name, await benchRateLimited(folder, sandbox, sendIds, log));
+				break;
+			case 'groups':
+				show(name, await benchGroups(folder, sandbox, id(groups), log));
+				break;
+			case 'upload': {
+				log('upload: writing the 100 MB PDF');
+				const file = writeBenchPdf(tempDir);
+				try {
+					show(
+						name,
+						await benchUpload(
+							folder,
+							sandbox,
+							{
+								readOnly: id(uploads.readOnly),
+								nodeUpload: id(uploads.nodeUpload),
+								httpUpload: id(uploads.httpUpload),
+							},
+							tempDir,
+							log,
+						),
+					);
+				} finally {
+					rmSync(file, { force: true });
+				}
+				break;
+			}
+			case 'coldLoad':
+				show(name, benchColdLoad(n8n.nodeBin, log));
+				break;
+		}
+	}
+
+	const goals = Object.values(sections).flatMap((section) => section?.goals ?? []);
+	const met = goals.filter((item) => item.pass).length;
+	const totalSeconds = Math.round((Date.now() - started) / 1000);
+	console.log(`\n${met} of ${goals.length} goals met; ${totalSeconds} s in all.`);
+	writeJson(RESULTS_FILE, {
+		generatedAt: new Date().toISOString(),
+		n8n: n8nVersion,
+		node: process.version,
+		machine: {
+			cpus: cpus().length,
+			cpuModel: cpus()[0]?.model,
+			memoryMb: Math.round(totalmem() / 1024 / 1024),
+		},
+		totalSeconds,
+		goalsMet: met,
+		goalsTotal: goals.length,
+		benchmarks: Object.fromEntries(
+			Object.entries(sections).map(([name, section]) => [
+				name,
+				{ title: section.title, goals: section.goals, results: section.data },
+			]),
+		),
+	});
+	console.log(`Written to ${path.relative(process.cwd(), RESULTS_FILE)}.`);
+}
+
+process.once('SIGINT', () => {
+	cleanup.removeFiles();
+	process.exit(130);
+});
+
+main()
+	.catch((error: unknown) => {
+		console.error(error);
+		process.exitCode = 1;
+	})
+	.finally(async () => {
+		await cleanup.sandbox?.stop();
+		cleanup.removeFiles();
+	});

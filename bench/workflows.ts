@@ -1,0 +1,204 @@
+/**
+ * The benchmark workflows: the same items sent by this node (default settings, 50 in parallel) and by
+ * n8n's HTTP Request node, group listing, and a large file read and uploaded both ways.
+ */
+import {
+	type WorkflowNode,
+	code,
+	locator,
+	smsLeopard,
+	trigger,
+	workflow,
+} from '../test/e2e/workflows/build';
+import type { WorkflowJson } from '../test/e2e/harness';
+
+export const SMSLEOPARD_CREDENTIAL = { id: 'benchSmsLeopard01', name: 'SMSLeopard bench' };
+export const BASIC_AUTH_CREDENTIAL = { id: 'benchBasicAuth0001', name: 'SMSLeopard bench (basic)' };
+
+export const SENDER = '110000000000001';
+/** No variables: the simplest send, so the figures are about requests, not about templates. */
+export const TEMPLATE_ID = 'tpl_book_flow';
+
+/** The node under test in each workflow is named this; the item source is named `ITEMS`. */
+export const TARGET = 'Target';
+export const ITEMS = 'Items';
+
+/** `count` distinct Kenyan numbers, +25471 and 7 digits. */
+export function destinations(count: number): string[] {
+	return Array.from({ length: count }, (_, index) => `+25471${String(index).padStart(7, '0')}`);
+}
+
+/** A Code node making `count` items, each with its own `phone`. */
+function recipients(count: number): WorkflowNode {
+	return code(
+		ITEMS,
+		`Array.from({ length: ${count} }, (_, i) => ({ json: { phone: '+25471' + String(i).padStart(7, '0') } }))`,
+	);
+}
+
+function nodeOf(
+	name: string,
+	type: string,
+	typeVersion: number,
+	parameters: Record<string, unknown>,
+	extra: Partial<WorkflowNode> = {},
+): WorkflowNode {
+	return {
+		id: `bench-${name.toLowerCase().replace(/\W+/g, '-')}-${type.replace(/\W+/g, '-')}`,
+		name,
+		type,
+		typeVersion,
+		position: [0, 0],
+		parameters,
+		...extra,
+	};
+}
+
+const basicAuth = {
+	authentication: 'genericCredentialType',
+	genericAuthType: 'httpBasicAuth',
+};
+const basicAuthCredentials = { httpBasicAuth: BASIC_AUTH_CREDENTIAL };
+
+/** This node sending TEMPLATE_ID to every item's phone, with the given request options. */
+function sendNode(requestOptions: Record<string, unknown>): WorkflowNode {
+	return smsLeopard(TARGET, SMSLEOPARD_CREDENTIAL, {
+		resource: 'message',
+		operation: 'sendTemplate',
+		senderNumber: locator(SENDER),
+		template: locator(TEMPLATE_ID),
+		destination: '={{ $json.phone }}',
+		variablesMode: 'template',
+		templateFields: { mappingMode: 'defineBelow', value: null },
+		requestOptions,
+	});
+}
+
+/** n8n's HTTP Request node posting the same send body, one request per item. */
+function httpSendNode(chatUrl: string, channel: string, continueOnFail: boolean): WorkflowNode {
+	const body = `={{ JSON.stringify({ phone_number_id: '${SENDER}', template_id: '${TEMPLATE_ID}', destination: $json.phone, component_list: { components: [] } }) }}`;
+	return nodeOf(
+		TARGET,
+		'n8n-nodes-base.httpRequest',
+		4.2,
+		{
+			method: 'POST',
+			url: `${chatUrl}/v1/${channel}/send`,
+			...basicAuth,
+			sendBody: true,
+			contentType: 'json',
+			specifyBody: 'json',
+			jsonBody: body,
+			options: {},
+		},
+		{
+			credentials: basicAuthCredentials,
+			...(continueOnFail ? { onError: 'continueRegularOutput' } : {}),
+		},
+	);
+}
+
+/** The sends of benchmarks 1 and 2: Code node items, then the sender under test. */
+export function sendWorkflows(
+	count: number,
+	chatUrl: string,
+	channel: string,
+): Record<
+	'baseline' | 'nodeDefault' | 'nodeConcurrency50' | 'httpRequest' | 'httpRequestContinue',
+	WorkflowJson
+> {
+	const make = (id: string, name: string, target?: WorkflowNode): WorkflowJson => ({
+		id,
+		...workflow(name, [
+			target ? [trigger(), recipients(count), target] : [trigger(), recipients(count)],
+		]),
+	});
+	return {
+		baseline: make('benchItemsOnly', `bench: ${count} items only`),
+		nodeDefault: make('benchSendDefault', `bench: node, defaults`, sendNode({})),
+		nodeConcurrency50: make(
+			'benchSendConc50',
+			`bench: node, 50 in parallel`,
+			sendNode({ concurrency: 50 }),
+		),
+		httpRequest: make(
+			'benchSendHttp',
+			'bench: HTTP Request',
+			httpSendNode(chatUrl, channel, false),
+		),
+		httpRequestContinue: make(
+			'benchSendHttpCont',
+			'bench: HTTP Request, continue on fail',
+			httpSendNode(chatUrl, channel, true),
+		),
+	};
+}
+
+export function groupsWorkflow(): WorkflowJson {
+	return {
+		id: 'benchGroupsAll',
+		...workflow('bench: groups, return all', [
+			[
+				trigger(),
+				smsLeopard(TARGET, SMSLEOPARD_CREDENTIAL, {
+					resource: 'group',
+					operation: 'getAll',
+					returnAll: true,
+				}),
+			],
+		]),
+	};
+}
+
+export const READ_NODE = 'Read File';
+
+/** Benchmark 4: read a local file into binary `data`, then optionally upload it. */
+export function uploadWorkflows(
+	filePath: string,
+	chatUrl: string,
+	channel: string,
+): Record<'readOnly' | 'nodeUpload' | 'httpUpload', WorkflowJson> {
+	const read = () =>
+		nodeOf(READ_NODE, 'n8n-nodes-base.readWriteFile', 1, {
+			operation: 'read',
+			fileSelector: filePath,
+			options: {},
+		});
+	const nodeUpload = smsLeopard(TARGET, SMSLEOPARD_CREDENTIAL, {
+		resource: 'media',
+		operation: 'upload',
+		senderNumber: locator(SENDER),
+		binaryPropertyName: 'data',
+	});
+	const httpUpload = nodeOf(
+		TARGET,
+		'n8n-nodes-base.httpRequest',
+		4.2,
+		{
+			method: 'POST',
+			url: `${chatUrl}/v1/${channel}/media`,
+			...basicAuth,
+			sendBody: true,
+			contentType: 'multipart-form-data',
+			bodyParameters: {
+				parameters: [
+					{ parameterType: 'formBinaryData', name: 'file', inputDataFieldName: 'data' },
+					{ parameterType: 'formData', name: 'phone_number_id', value: SENDER },
+				],
+			},
+			options: {},
+		},
+		{ credentials: basicAuthCredentials },
+	);
+	return {
+		readOnly: { id: 'benchReadOnly', ...workflow('bench: read file', [[trigger(), read()]]) },
+		nodeUpload: {
+			id: 'benchUploadNode',
+			...workflow('bench: read + node upload', [[trigger(), read(), nodeUpload]]),
+		},
+		httpUpload: {
+			id: 'benchUploadHttp',
+			...workflow('bench: read + HTTP Request upload', [[trigger(), read(), httpUpload]]),
+		},
+	};
+}
