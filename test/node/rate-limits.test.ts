@@ -38,6 +38,20 @@ describe('rate limits in the real n8n engine', () => {
 		expect(counts.every((count) => count === 1)).toBe(true);
 	}, 30_000);
 
+	it('learns the limit from the first 429s: the rest of the run keeps under it', async () => {
+		env.sandbox.setOptions({ rateLimitPerSecond: 40 });
+		const { items, error } = await env.run(sendFlow({ concurrency: 10 }), phones(100));
+		expect(error).toBeUndefined();
+		expect(items).toHaveLength(100);
+		const statuses = env.sandbox.requests.map((request) => request.status);
+		const firstRefused = statuses.indexOf(429);
+		expect(firstRefused).toBeGreaterThan(0);
+		// The first burst: the 10 items in flight when the limit was reached. Without learning, every
+		// second of the run meets the limit again (20 refusals for these 100 items); a stray one allowed.
+		const refusedLater = statuses.slice(firstRefused + 10).filter((status) => status === 429);
+		expect(refusedLater.length).toBeLessThanOrEqual(1);
+	}, 30_000);
+
 	it('Max Requests per Second keeps under an account limit: no 429 at all', async () => {
 		env.sandbox.setOptions({ rateLimitPerSecond: 20 });
 		const { items, error } = await env.run(

@@ -41,6 +41,7 @@ export async function route(this: IExecuteFunctions): Promise<INodeExecutionData
 		retry: options.retry,
 		timeoutMs: options.timeoutMs,
 		requestsPerSecond: options.requestsPerSecond,
+		parallelCalls: Math.min(options.concurrency, items.length),
 	});
 	const state: ExecutionState = newExecutionState(client);
 	const continueOnFail = this.continueOnFail();

@@ -9,7 +9,7 @@ import {
 	SmsLeopardRateLimitError,
 	SmsLeopardResponseError,
 } from './errors';
-import { Pacer } from './pacing';
+import { type CallOutcome, Pacer } from './pacing';
 import { type RetryOptions, type Sleep, withRetries } from './retry';
 import type { HttpMethod, RequestBody, Transport, TransportResponse } from './transport';
 import { issuesOf } from './validation';
@@ -38,6 +38,8 @@ export interface ApiCallerOptions {
 	timeoutMs?: number;
 	/** Spacing of requests for accounts with a known limit; none when absent. */
 	requestsPerSecond?: number;
+	/** How many calls the caller runs at the same time, so the pacer can spread their starts. */
+	parallelCalls?: number;
 }
 
 function parseBody(body: unknown): { ok: true; value: unknown } | { ok: false } {
@@ -50,11 +52,20 @@ function parseBody(body: unknown): { ok: true; value: unknown } | { ok: false } 
 	}
 }
 
+function outcomeOf(error: unknown): CallOutcome {
+	if (error instanceof SmsLeopardRateLimitError) return 'rateLimited';
+	if (error instanceof SmsLeopardConnectionError) return 'noAnswer';
+	return 'answered';
+}
+
 export class ApiCaller {
 	private readonly pacer: Pacer;
 
 	constructor(private readonly options: ApiCallerOptions) {
-		this.pacer = new Pacer(options.sleep, options.requestsPerSecond);
+		this.pacer = new Pacer(options.sleep, {
+			requestsPerSecond: options.requestsPerSecond,
+			parallelCalls: options.parallelCalls,
+		});
 	}
 
 	url(host: ApiHost, path: string): string {
@@ -65,8 +76,15 @@ export class ApiCaller {
 	async call<T>(call: ApiCall<T>): Promise<T> {
 		return await withRetries(
 			async () => {
-				await this.pacer.wait();
-				return await this.attempt(call);
+				const ticket = await this.pacer.wait();
+				try {
+					const result = await this.attempt(call);
+					this.pacer.finished(ticket, 'answered');
+					return result;
+				} catch (error) {
+					this.pacer.finished(ticket, outcomeOf(error));
+					throw error;
+				}
 			},
 			call.idempotent,
 			this.options.retry,

@@ -64,6 +64,8 @@ export interface SmsLeopardClientOptions {
 	timeoutMs?: number;
 	/** Never send faster than this (for accounts with a known limit). */
 	requestsPerSecond?: number;
+	/** How many calls the caller runs at once (the node's "Items in Parallel"); spreads their starts. */
+	parallelCalls?: number;
 }
 
 const baseUrl = z
@@ -83,6 +85,7 @@ const clientOptions = z.object({
 		.default(DEFAULT_CHANNEL),
 	timeoutMs: z.number().int().positive().optional(),
 	requestsPerSecond: z.number().nonnegative('must be 0 (no limit) or more').optional(),
+	parallelCalls: z.number().int('must be a whole number').positive('must be 1 or more').optional(),
 });
 
 export class SmsLeopardClient {
@@ -96,6 +99,7 @@ export class SmsLeopardClient {
 			channel: options.channel,
 			timeoutMs: options.timeoutMs,
 			requestsPerSecond: options.requestsPerSecond,
+			parallelCalls: options.parallelCalls,
 		});
 		this.channel = settings.channel;
 		this.caller = new ApiCaller({
@@ -105,6 +109,7 @@ export class SmsLeopardClient {
 			contactsUrl: settings.contactsUrl,
 			timeoutMs: settings.timeoutMs,
 			requestsPerSecond: settings.requestsPerSecond,
+			parallelCalls: settings.parallelCalls,
 			retry: { ...DEFAULT_RETRY, ...options.retry },
 		});
 	}

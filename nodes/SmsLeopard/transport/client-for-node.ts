@@ -60,6 +60,7 @@ export interface NodeClientSettings {
 	retry?: Partial<RetryOptions>;
 	timeoutMs?: number;
 	requestsPerSecond?: number;
+	parallelCalls?: number;
 }
 
 export async function clientForNode(
