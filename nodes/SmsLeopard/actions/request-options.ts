@@ -26,7 +26,8 @@ export const requestOptionsField: INodeProperties = {
 			type: 'number',
 			default: 0,
 			typeOptions: { minValue: 0 },
-			description: "Never send faster than this; 0 means no limit. Set it to your account's limit.",
+			description:
+				"Never send faster than this; 0 means no limit. Set it a few percent below your account's limit. Without it, the node learns the limit from the first 429 of a run.",
 		},
 		{
 			displayName: 'Max Wait on Rate Limit (Seconds)',
