@@ -2,7 +2,7 @@
  * One measured `n8n execute`: the run data, the whole-process wall time and the peak resident memory
  * of the main n8n process, plus small helpers to read what a node did.
  */
-import { parseRun, runN8n, type RunData, type UserFolder } from '../test/e2e/harness';
+import { executeWorkflow, type RunData, type UserFolder } from '../test/e2e/harness';
 
 export interface MeasuredRun {
 	ok: boolean;
@@ -21,21 +21,19 @@ export async function executeMeasured(
 	workflowId: string,
 	options: { env?: Record<string, string>; timeoutMs?: number } = {},
 ): Promise<MeasuredRun> {
-	const result = await runN8n(folder, ['execute', `--id=${workflowId}`, '--rawOutput'], {
+	const run = await executeWorkflow(folder, workflowId, {
 		env: options.env,
 		timeoutMs: options.timeoutMs ?? 120_000,
 		measureMemory: true,
 	});
-	const resultData = parseRun(result.stdout)?.data?.resultData ?? {};
-	const error = resultData.error as Record<string, unknown> | undefined;
 	return {
-		ok: result.exitCode === 0 && !error,
-		exitCode: result.exitCode,
-		runData: (resultData.runData as RunData | undefined) ?? {},
-		error,
-		processMs: result.durationMs,
-		peakRssMb: result.peakRssMb ?? Number.NaN,
-		stderr: result.stderr,
+		ok: run.ok,
+		exitCode: run.exitCode,
+		runData: run.runData,
+		error: run.error,
+		processMs: run.durationMs,
+		peakRssMb: run.peakRssMb ?? Number.NaN,
+		stderr: run.stderr,
 	};
 }
 

@@ -33,13 +33,7 @@ export async function prepareBenchFolder(
 			{
 				...SMSLEOPARD_CREDENTIAL,
 				type: 'smsLeopardApi',
-				data: {
-					apiKey: sandbox.credentials.apiKey,
-					apiSecret: sandbox.credentials.apiSecret,
-					chatUrl: sandbox.chatUrl,
-					contactsUrl: sandbox.contactsUrl,
-					channel: sandbox.channel,
-				},
+				data: { ...sandbox.credentialData },
 			},
 			{
 				...BASIC_AUTH_CREDENTIAL,

@@ -43,13 +43,7 @@ export async function prepareDemoFolder(
 		{
 			...DEMO_CREDENTIAL,
 			type: 'smsLeopardApi',
-			data: {
-				apiKey: sandbox.credentials.apiKey,
-				apiSecret: sandbox.credentials.apiSecret,
-				chatUrl: sandbox.chatUrl,
-				contactsUrl: sandbox.contactsUrl,
-				channel: sandbox.channel,
-			},
+			data: { ...sandbox.credentialData },
 		},
 	]);
 	const workflowId = await importWorkflow(folder, {

@@ -62,13 +62,7 @@ describe.each(selectedVersions())('credential test in n8n %s', (version) => {
 		return await rest('/rest/credentials/test', { credentials: { id, ...credential } });
 	}
 
-	const good = () => ({
-		apiKey: sandbox.credentials.apiKey,
-		apiSecret: sandbox.credentials.apiSecret,
-		chatUrl: sandbox.chatUrl,
-		contactsUrl: sandbox.contactsUrl,
-		channel: sandbox.channel,
-	});
+	const good = () => ({ ...sandbox.credentialData });
 
 	it('passes with the right key and secret, after a real call to the contacts host', async () => {
 		const result = await testCredential(good());

@@ -41,13 +41,7 @@ describe.each(selectedVersions())('n8n %s', (version) => {
 	beforeAll(async () => {
 		sandbox = await startSandbox({ groupCount: 230 });
 		folder = await prepareUserFolder({ n8nVersion: version, packageTarball: tarball });
-		const data = {
-			apiKey: sandbox.credentials.apiKey,
-			apiSecret: sandbox.credentials.apiSecret,
-			chatUrl: sandbox.chatUrl,
-			contactsUrl: sandbox.contactsUrl,
-			channel: sandbox.channel,
-		};
+		const data = { ...sandbox.credentialData };
 		await importCredentials(folder, [
 			{ ...GOOD, type: 'smsLeopardApi', data },
 			{ ...WRONG_SECRET, type: 'smsLeopardApi', data: { ...data, apiSecret: WRONG_SECRET_VALUE } },

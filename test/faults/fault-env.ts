@@ -61,11 +61,7 @@ export async function startFaultEnv(options: SandboxOptions = {}): Promise<Fault
 		sandbox,
 		client(settings = {}) {
 			const { client, transport } = createNodeClient({
-				apiKey: sandbox.credentials.apiKey,
-				apiSecret: sandbox.credentials.apiSecret,
-				chatUrl: sandbox.chatUrl,
-				contactsUrl: sandbox.contactsUrl,
-				channel: sandbox.channel,
+				...sandbox.credentialData,
 				timeoutMs: settings.timeoutMs,
 				retry: { baseDelayMs: 5, maxDelayMs: 20, ...settings.retry },
 			});

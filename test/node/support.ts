@@ -38,13 +38,7 @@ export interface NodeEnv {
 
 export async function startNodeEnv(options: SandboxOptions = {}): Promise<NodeEnv> {
 	const sandbox = await startSandbox(options);
-	const credentialData = {
-		apiKey: sandbox.credentials.apiKey,
-		apiSecret: sandbox.credentials.apiSecret,
-		chatUrl: sandbox.chatUrl,
-		contactsUrl: sandbox.contactsUrl,
-		channel: sandbox.channel,
-	};
+	const credentialData = { ...sandbox.credentialData };
 	const credentials = { smsLeopardApi: credentialData };
 	const common = {
 		nodeType: new SmsLeopard(),

@@ -35,11 +35,7 @@ let close: () => void;
 beforeAll(async () => {
 	sandbox = await startSandbox();
 	const made = createNodeClient({
-		apiKey: sandbox.credentials.apiKey,
-		apiSecret: sandbox.credentials.apiSecret,
-		chatUrl: sandbox.chatUrl,
-		contactsUrl: sandbox.contactsUrl,
-		channel: sandbox.channel,
+		...sandbox.credentialData,
 		retry: { maxRetries: 0 },
 	});
 	client = made.client;

@@ -27,11 +27,21 @@ export type {
 	TemplateHeader,
 } from './types';
 
+export interface SandboxCredentialData {
+	apiKey: string;
+	apiSecret: string;
+	chatUrl: string;
+	contactsUrl: string;
+	channel: string;
+}
+
 export interface Sandbox {
 	chatUrl: string;
 	contactsUrl: string;
 	channel: string;
 	credentials: { apiKey: string; apiSecret: string };
+	/** The SMSLeopard credential's fields pointing at this sandbox (as n8n stores them). */
+	credentialData: SandboxCredentialData;
 	requests: RecordedRequest[];
 	state: SandboxState;
 	setOptions(partial: Partial<SandboxOptions>): void;
@@ -75,11 +85,15 @@ export async function startSandbox(
 		await Promise.all([close(chatServer), close(contactsServer)]);
 		throw err;
 	}
+	const chatUrl = `http://127.0.0.1:${chatPort}`;
+	const contactsUrl = `http://127.0.0.1:${contactsPort}`;
+	const channel = ctx.options.channel;
 	return {
-		chatUrl: `http://127.0.0.1:${chatPort}`,
-		contactsUrl: `http://127.0.0.1:${contactsPort}`,
-		channel: ctx.options.channel,
+		chatUrl,
+		contactsUrl,
+		channel,
 		credentials: { ...ctx.credentials },
+		credentialData: { ...ctx.credentials, chatUrl, contactsUrl, channel },
 		requests: ctx.requests,
 		state: ctx.state,
 		setOptions(partial) {

@@ -39,6 +39,8 @@ export interface ExecuteResult {
 	stdout: string;
 	stderr: string;
 	durationMs: number;
+	/** Peak resident memory of the main n8n process in MB, with `measureMemory`. */
+	peakRssMb?: number;
 }
 
 let fileCounter = 0;
@@ -135,6 +137,7 @@ export async function executeWorkflow(
 		stdout: result.stdout,
 		stderr: result.stderr,
 		durationMs: result.durationMs,
+		peakRssMb: result.peakRssMb,
 	};
 }
 
