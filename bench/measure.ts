@@ -2,7 +2,7 @@
  * One measured `n8n execute`: the run data, the whole-process wall time and the peak resident memory
  * of the main n8n process, plus small helpers to read what a node did.
  */
-import { executeWorkflow, type RunData, type UserFolder } from '../test/e2e/harness';
+import { executeWorkflow, nodeItems, type RunData, type UserFolder } from '../test/e2e/harness';
 
 export interface MeasuredRun {
 	ok: boolean;
@@ -45,7 +45,7 @@ export function nodeTimeMs(run: MeasuredRun, nodeName: string): number {
 
 /** The json of every item a node put out (first run, first output), or [] if it did not run. */
 export function outputItems(run: MeasuredRun, nodeName: string): Array<Record<string, unknown>> {
-	return (run.runData[nodeName]?.[0]?.data?.main?.[0] ?? []).map((item) => item.json);
+	return run.runData[nodeName] ? nodeItems(run.runData, nodeName) : [];
 }
 
 /** Items that carry an error (Continue On Fail output). */

@@ -112,6 +112,9 @@ function summarise(label: string, runs: SendRun[]): VariantSummary {
 	};
 }
 
+/** Every item sent and answered, each destination exactly once, in every run. */
+const sentCleanly = (entry: VariantSummary): boolean => entry.allOk && entry.allExactlyOnce;
+
 /** Benchmark 1: each variant `repeats` times, interleaved so drift hits all alike; medians. */
 export async function benchSends(
 	folder: UserFolder,
@@ -139,9 +142,9 @@ export async function benchSends(
 		{ key: 'httpRequest', label: 'HTTP Request node 4.2', id: ids.httpRequest },
 	] as const;
 	const runs: Record<string, SendRun[]> = {};
-	for (let round = 1; round <= repeats; round++) {
+	for (let repeat = 1; repeat <= repeats; repeat++) {
 		for (const variant of variants) {
-			log(`sends: ${variant.label}, run ${round}/${repeats}`);
+			log(`sends: ${variant.label}, run ${repeat}/${repeats}`);
 			(runs[variant.key] ??= []).push(await runSends(folder, sandbox, variant.id));
 		}
 	}
@@ -162,7 +165,7 @@ export async function benchSends(
 			num(entry.peakRssMb),
 			key === 'baseline' ? '0' : `+${num(entry.peakRssMb - baseline.peakRssMb)}`,
 			sends ? `${num(entry.nodeMs / http.nodeMs, 2)}×` : 'n/a',
-			!sends ? 'n/a' : entry.allOk && entry.allExactlyOnce ? 'yes' : 'NO',
+			!sends ? 'n/a' : sentCleanly(entry) ? 'yes' : 'NO',
 		];
 	});
 	const conc50Ratio = summary.nodeConcurrency50.nodeMs / http.nodeMs;
@@ -201,14 +204,11 @@ export async function benchSends(
 				'every variant: each destination sent exactly once, no failed item',
 				variants
 					.filter(({ key }) => key !== 'baseline')
-					.map(
-						({ key }) =>
-							`${key} ${summary[key].allOk && summary[key].allExactlyOnce ? 'yes' : 'NO'}`,
-					)
+					.map(({ key }) => `${key} ${sentCleanly(summary[key]) ? 'yes' : 'NO'}`)
 					.join(', '),
 				variants
 					.filter(({ key }) => key !== 'baseline')
-					.every(({ key }) => summary[key].allOk && summary[key].allExactlyOnce),
+					.every(({ key }) => sentCleanly(summary[key])),
 			),
 		],
 		data: {

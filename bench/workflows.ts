@@ -6,6 +6,7 @@ import {
 	type WorkflowNode,
 	code,
 	locator,
+	node,
 	smsLeopard,
 	trigger,
 	workflow,
@@ -36,24 +37,6 @@ function recipients(count: number): WorkflowNode {
 	);
 }
 
-function nodeOf(
-	name: string,
-	type: string,
-	typeVersion: number,
-	parameters: Record<string, unknown>,
-	extra: Partial<WorkflowNode> = {},
-): WorkflowNode {
-	return {
-		id: `bench-${name.toLowerCase().replace(/\W+/g, '-')}-${type.replace(/\W+/g, '-')}`,
-		name,
-		type,
-		typeVersion,
-		position: [0, 0],
-		parameters,
-		...extra,
-	};
-}
-
 const basicAuth = {
 	authentication: 'genericCredentialType',
 	genericAuthType: 'httpBasicAuth',
@@ -77,7 +60,7 @@ function sendNode(requestOptions: Record<string, unknown>): WorkflowNode {
 /** n8n's HTTP Request node posting the same send body, one request per item. */
 function httpSendNode(chatUrl: string, channel: string, continueOnFail: boolean): WorkflowNode {
 	const body = `={{ JSON.stringify({ phone_number_id: '${SENDER}', template_id: '${TEMPLATE_ID}', destination: $json.phone, component_list: { components: [] } }) }}`;
-	return nodeOf(
+	return node(
 		TARGET,
 		'n8n-nodes-base.httpRequest',
 		4.2,
@@ -159,7 +142,7 @@ export function uploadWorkflows(
 	channel: string,
 ): Record<'readOnly' | 'nodeUpload' | 'httpUpload', WorkflowJson> {
 	const read = () =>
-		nodeOf(READ_NODE, 'n8n-nodes-base.readWriteFile', 1, {
+		node(READ_NODE, 'n8n-nodes-base.readWriteFile', 1, {
 			operation: 'read',
 			fileSelector: filePath,
 			options: {},
@@ -170,7 +153,7 @@ export function uploadWorkflows(
 		senderNumber: locator(SENDER),
 		binaryPropertyName: 'data',
 	});
-	const httpUpload = nodeOf(
+	const httpUpload = node(
 		TARGET,
 		'n8n-nodes-base.httpRequest',
 		4.2,

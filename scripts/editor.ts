@@ -3,7 +3,6 @@
  * `npm start` runs and what the README screenshots are taken of.
  */
 import {
-	DEMO_OWNER,
 	type N8nServer,
 	type UserFolder,
 	removeUserFolder,
@@ -12,8 +11,6 @@ import {
 } from '../test/e2e/harness';
 import { type Sandbox, startSandbox } from '../test/sandbox';
 import { DEMO_N8N_VERSION, prepareDemoFolder, step } from './demo-support';
-
-export const OWNER = DEMO_OWNER;
 
 export interface Editor {
 	url: string;

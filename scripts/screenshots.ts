@@ -5,14 +5,16 @@
  */
 import { chromium, type Page } from 'playwright-core';
 import { signIn } from '../test/e2e/harness';
-import { OWNER, startEditor } from './editor';
+import { startEditor } from './editor';
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 
 async function signInBrowser(page: Page, url: string): Promise<void> {
-	const cookie = await signIn(url, OWNER);
-	const [name, value] = cookie.split('=');
-	await page.context().addCookies([{ name, value, url }]);
+	const cookie = await signIn(url);
+	const equals = cookie.indexOf('=');
+	await page
+		.context()
+		.addCookies([{ name: cookie.slice(0, equals), value: cookie.slice(equals + 1), url }]);
 }
 
 async function openNode(page: Page, name: string): Promise<void> {

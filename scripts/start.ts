@@ -4,7 +4,8 @@
  * and drag the node. Ctrl-C stops n8n and the sandbox.
  */
 import { DEMO_N8N_VERSION } from './demo-support';
-import { OWNER, startEditor } from './editor';
+import { DEMO_OWNER } from '../test/e2e/harness';
+import { startEditor } from './editor';
 
 async function main(): Promise<void> {
 	const editor = await startEditor(Number(process.env.N8N_PORT ?? 5678));
@@ -12,7 +13,7 @@ async function main(): Promise<void> {
 n8n ${DEMO_N8N_VERSION} is running with n8n-nodes-smsleopard installed.
 
   Editor:        ${editor.url}
-  Sign in:       ${OWNER.email} / ${OWNER.password}
+  Sign in:       ${DEMO_OWNER.email} / ${DEMO_OWNER.password}
   Demo workflow: ${editor.url}/workflow/${editor.workflowId}
   Credential:    "SMSLeopard sandbox" (points at the local sandbox)
   Sandbox:       ${editor.sandbox.chatUrl} (chat), ${editor.sandbox.contactsUrl} (contacts)

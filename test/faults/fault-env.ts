@@ -101,8 +101,7 @@ export const sendAttempts = (sb: Sandbox) =>
 
 export const sendCount = (sb: Sandbox, to: string) => sb.state.sendCountByDestination[to] ?? 0;
 
-/** Runs `run` and returns what it threw, failing when it did not throw. */
-/** The same helper as the client tests, so fault errors go through the secret scan too. */
+/** Runs `run` and returns what it threw: the client tests' helper, so fault errors go through the secret scan too. */
 export { caught } from '../support/sandbox-client';
 
 /** The error classes a network fault may legitimately surface as. */

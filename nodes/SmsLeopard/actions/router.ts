@@ -37,11 +37,12 @@ export async function route(this: IExecuteFunctions): Promise<INodeExecutionData
 		);
 	}
 	const options = readRequestOptions(this);
+	const workers = Math.min(options.concurrency, items.length);
 	const client = await clientForNode(this, {
 		retry: options.retry,
 		timeoutMs: options.timeoutMs,
 		requestsPerSecond: options.requestsPerSecond,
-		parallelCalls: Math.min(options.concurrency, items.length),
+		parallelCalls: workers,
 	});
 	const state: ExecutionState = newExecutionState(client);
 	const continueOnFail = this.continueOnFail();
@@ -61,7 +62,7 @@ export async function route(this: IExecuteFunctions): Promise<INodeExecutionData
 			}
 		}
 	};
-	await Promise.all(Array.from({ length: Math.min(options.concurrency, items.length) }, worker));
+	await Promise.all(Array.from({ length: workers }, worker));
 
 	const output: INodeExecutionData[] = [];
 	for (let itemIndex = 0; itemIndex < items.length; itemIndex++) {

@@ -21,11 +21,13 @@ export interface WorkflowNode {
 
 let counter = 0;
 
-function baseNode(
+/** Any n8n node; `extra` holds node settings such as credentials or onError. */
+export function node(
 	name: string,
 	type: string,
 	typeVersion: number,
 	parameters: Record<string, unknown>,
+	extra: Partial<WorkflowNode> = {},
 ): WorkflowNode {
 	counter++;
 	return {
@@ -35,16 +37,17 @@ function baseNode(
 		typeVersion,
 		position: [0, 0],
 		parameters,
+		...extra,
 	};
 }
 
 export function trigger(name = 'Start'): WorkflowNode {
-	return baseNode(name, 'n8n-nodes-base.manualTrigger', 1, {});
+	return node(name, 'n8n-nodes-base.manualTrigger', 1, {});
 }
 
 /** A Code node returning `items` (JavaScript source of an array of n8n items). */
 export function code(name: string, itemsSource: string): WorkflowNode {
-	return baseNode(name, 'n8n-nodes-base.code', 2, { jsCode: `return ${itemsSource};` });
+	return node(name, 'n8n-nodes-base.code', 2, { jsCode: `return ${itemsSource};` });
 }
 
 export function smsLeopard(
@@ -54,7 +57,7 @@ export function smsLeopard(
 	settings: { onError?: 'continueRegularOutput' | 'stopWorkflow'; executeOnce?: boolean } = {},
 ): WorkflowNode {
 	return {
-		...baseNode(name, NODE_TYPE, 1, parameters),
+		...node(name, NODE_TYPE, 1, parameters),
 		credentials: { [CREDENTIAL_TYPE]: credential },
 		...settings,
 	};
@@ -68,17 +71,17 @@ export function workflow(name: string, chains: WorkflowNode[][]): WorkflowJson {
 		{ main: Array<Array<{ node: string; type: string; index: number }>> }
 	> = {};
 	chains.forEach((chain, row) => {
-		chain.forEach((node, column) => {
-			if (!nodes.has(node.name)) {
-				node.position = [column * 240, row * 200];
-				nodes.set(node.name, node);
+		chain.forEach((member, column) => {
+			if (!nodes.has(member.name)) {
+				member.position = [column * 240, row * 200];
+				nodes.set(member.name, member);
 			}
 			const previous = chain[column - 1];
 			if (!previous) return;
 			connections[previous.name] ??= { main: [[]] };
 			const targets = connections[previous.name].main[0];
-			if (!targets.some((target) => target.node === node.name)) {
-				targets.push({ node: node.name, type: 'main', index: 0 });
+			if (!targets.some((target) => target.node === member.name)) {
+				targets.push({ node: member.name, type: 'main', index: 0 });
 			}
 		});
 	});
