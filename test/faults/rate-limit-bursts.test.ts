@@ -1,5 +1,6 @@
 // Bursts of 429 (Retry-After: 1) are waited out: every item gets through, exactly once.
 import { SmsLeopardRateLimitError } from '../../nodes/SmsLeopard/client';
+import { DEFAULT_RETRY } from '../../nodes/SmsLeopard/client/retry';
 import {
 	type FaultEnv,
 	caught,
@@ -70,5 +71,35 @@ describe('burst429', () => {
 		expect(error).toBeInstanceOf(SmsLeopardRateLimitError);
 		// One wait of Retry-After (1 s) fits the budget, a second does not: two requests in all.
 		expect(env.sandbox.requests).toHaveLength(2);
+	});
+
+	// A gateway that keeps refusing with Retry-After 0, -1, a past date or none must not be hammered:
+	// every 429 waits at least a growing backoff, and the wait budget ends it. Before, Retry-After 0
+	// meant zero waits, so the budget was never spent: thousands of requests for one item.
+	it.each([['0'], ['-1'], ['Wed, 21 Oct 2015 07:28:00 GMT'], [null]])(
+		'Retry-After %p: waits a growing backoff each time and gives up at the wait budget',
+		async (retryAfter) => {
+			env.sandbox.setOptions({ burst429: 100_000, burst429RetryAfter: retryAfter });
+			const error = await caught<SmsLeopardRateLimitError>(() =>
+				// The production backoff (DEFAULT_RETRY), not this file's 5 ms one.
+				env.client({ retry: { ...DEFAULT_RETRY, maxTotalWaitMs: 2000 } }).listSenderNumbers(),
+			);
+			expect(error).toBeInstanceOf(SmsLeopardRateLimitError);
+			const times = env.sandbox.requests.map((request) => request.receivedAt);
+			// Backoffs of 250-500, 500-1000, 1000-2000 ms fit a 2 s budget at most three times.
+			expect(times.length).toBeGreaterThanOrEqual(2);
+			expect(times.length).toBeLessThanOrEqual(4);
+			const gaps = times.slice(1).map((time, index) => time - times[index]);
+			for (const gap of gaps) expect(gap).toBeGreaterThanOrEqual(200);
+		},
+	);
+
+	it('Retry-After 0 for a short burst: still sent exactly once', async () => {
+		env.sandbox.setOptions({ burst429: 2, burst429RetryAfter: '0' });
+		const to = destination(400);
+		const result = await sendTo(env.client(), to);
+		expect(result.recipients[0].number).toBe(to);
+		expect(env.sandbox.requests.map((r) => r.status)).toEqual([429, 429, 200]);
+		expect(sendCount(env.sandbox, to)).toBe(1);
 	});
 });

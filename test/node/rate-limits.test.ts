@@ -77,4 +77,19 @@ describe('rate limits in the real n8n engine', () => {
 		expect(items[0].json.messageId).toEqual(expect.any(String));
 		expect(items[1].json).toMatchObject({ errorKind: 'rateLimit', httpStatus: 429 });
 	});
+
+	it('Retry-After 0 from a gateway that keeps refusing: Max Wait on Rate Limit still ends it', async () => {
+		env.sandbox.setOptions({ burst429: 100_000, burst429RetryAfter: '0' });
+		const { items, error } = await env.run(
+			sendFlow({ concurrency: 1, maxRateLimitWait: 2 }),
+			phones(1),
+			{ continueOnFail: true },
+		);
+		expect(error).toBeUndefined();
+		expect(items[0].json).toMatchObject({ errorKind: 'rateLimit', httpStatus: 429 });
+		// Growing waits of at least 250 ms within a 2 s budget per call (the sender and template look-ups
+		// each have one): a handful of requests, not thousands as before.
+		expect(env.sandbox.requests.length).toBeLessThanOrEqual(10);
+		expect(Object.keys(env.sandbox.state.sendCountByDestination)).toHaveLength(0);
+	});
 });

@@ -22,6 +22,7 @@ const USAGE = `Usage: npm run sandbox -- [flags]
   --wrong-content-type-rate F
                        fraction 0..1 of authorised requests answered 200 text/html, not acted on
   --burst-429 N        the next N requests get 429 with Retry-After: 1
+  --burst-429-retry-after V  the Retry-After of those 429s: seconds, an HTTP date, or none
   --help               this text`;
 
 function fail(message: string): never {
@@ -90,6 +91,12 @@ export function parseArgs(argv: string[]): SandboxOptions {
 			case '--burst-429':
 				options.burst429 = number(flag, value());
 				break;
+			case '--burst-429-retry-after': {
+				const retryAfter = value();
+				if (retryAfter === undefined) fail(`${flag} needs a value`);
+				options.burst429RetryAfter = retryAfter === 'none' ? null : retryAfter;
+				break;
+			}
 			case '--ignore-page-param':
 				options.ignorePageParam = true;
 				break;

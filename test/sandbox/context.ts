@@ -46,6 +46,7 @@ export const DEFAULT_OPTIONS: ResolvedOptions = {
 	malformedJsonRate: 0,
 	wrongContentTypeRate: 0,
 	burst429: 0,
+	burst429RetryAfter: '1',
 };
 
 const FRACTIONS = [
@@ -86,6 +87,9 @@ export function mergeOptions(
 	}
 	if (!(merged.slowMs >= 0 && Number.isFinite(merged.slowMs))) problems.push('slowMs');
 	if (!isNonNegativeInteger(merged.burst429)) problems.push('burst429');
+	if (merged.burst429RetryAfter !== null && typeof merged.burst429RetryAfter !== 'string') {
+		problems.push('burst429RetryAfter');
+	}
 	if (!Number.isInteger(merged.seed)) problems.push('seed');
 	if (!isNonNegativeInteger(merged.groupCount)) problems.push('groupCount');
 	if (!(Number.isInteger(merged.maxPerPage) && merged.maxPerPage >= 1)) problems.push('maxPerPage');

@@ -112,9 +112,12 @@ async function dispatch(ctx: SandboxContext, def: HostDefinition, ex: Exchange):
 	const { record, req } = ex;
 	if (ctx.faults.takeBurst()) {
 		record.fault = 'burst429';
-		const message =
-			'Too many requests (a burst of 429 injected by the sandbox burst429 option); retry after 1 s';
-		return ex.fail({ status: 429, code: 'rate_limited', message }, { 'Retry-After': '1' });
+		const retryAfter = ctx.options.burst429RetryAfter;
+		const message = `Too many requests (a burst of 429 injected by the sandbox burst429 option); Retry-After: ${retryAfter ?? 'none'}`;
+		return ex.fail(
+			{ status: 429, code: 'rate_limited', message },
+			retryAfter === null ? {} : { 'Retry-After': retryAfter },
+		);
 	}
 	const retryAfter = ctx.faults.admit(def.host, record.receivedAt);
 	if (retryAfter !== null) {

@@ -32,6 +32,11 @@ export interface SandboxOptions {
 	wrongContentTypeRate?: number;
 	/** The next N requests (any, before routing and auth) get 429 with Retry-After: 1. Counts down. */
 	burst429?: number;
+	/**
+	 * The Retry-After header of the burst429 answers: '1' by default; hostile gateways send '0', '-1'
+	 * or a date in the past; null sends none.
+	 */
+	burst429RetryAfter?: string | null;
 }
 
 export type ResetMode = 'beforeHandling' | 'afterHandling' | 'mixed';
@@ -67,6 +72,7 @@ export interface ResolvedOptions {
 	malformedJsonRate: number;
 	wrongContentTypeRate: number;
 	burst429: number;
+	burst429RetryAfter: string | null;
 }
 
 export type HostName = 'chat' | 'contacts';

@@ -47,7 +47,10 @@ export function retryDelay(
 ): number | undefined {
 	if (error instanceof SmsLeopardRateLimitError) {
 		// A 429 means the request was refused, not acted on: always safe, bounded by the wait budget.
-		return error.retryAfterMs ?? backoffDelay(Math.min(attempt, 5), options);
+		// Retry-After is a hint, never a floor of zero: a gateway answering 0, -1 or a past date would
+		// otherwise be hammered without pause and the wait budget would never be spent.
+		const backoff = backoffDelay(Math.min(attempt, 5), options);
+		return Math.max(error.retryAfterMs ?? 0, backoff);
 	}
 	if (attempt >= options.maxRetries) return undefined;
 	if (error instanceof SmsLeopardConnectionError) {
