@@ -2,6 +2,7 @@
  * One place where every call goes through: URL, transport, retries, error mapping and response
  * parsing. Resource modules describe a call; this runs it.
  */
+import { settle } from './settle';
 import type { ZodType, ZodTypeDef } from 'zod';
 import { apiErrorFromResponse } from './api-error';
 import {
@@ -77,14 +78,10 @@ export class ApiCaller {
 		return await withRetries(
 			async () => {
 				const ticket = await this.pacer.wait();
-				try {
-					const result = await this.attempt(call);
-					this.pacer.finished(ticket, 'answered');
-					return result;
-				} catch (error) {
-					this.pacer.finished(ticket, outcomeOf(error));
-					throw error;
-				}
+				const outcome = await settle(async () => await this.attempt(call));
+				this.pacer.finished(ticket, outcome.ok ? 'answered' : outcomeOf(outcome.error));
+				if (!outcome.ok) throw outcome.error;
+				return outcome.value;
 			},
 			call.idempotent,
 			this.options.retry,

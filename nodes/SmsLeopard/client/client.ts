@@ -3,6 +3,7 @@
  * templates from the provider notes. Input is checked before any request; answers are checked before
  * they are returned. It knows nothing of n8n: the network is reached only through `transport`.
  */
+import { settle } from './settle';
 import { z } from 'zod';
 import { ApiCaller } from './api-caller';
 import {
@@ -137,12 +138,11 @@ export class SmsLeopardClient {
 		options: { ignoreNotFound?: boolean } = {},
 	): Promise<DeleteContactResult & { deleted: boolean; notFound?: boolean }> {
 		const call = deleteContactCall(checkContactId(contactId));
-		try {
-			return { ...(await this.caller.call(call)), deleted: true };
-		} catch (error) {
-			if (!(options.ignoreNotFound && error instanceof SmsLeopardNotFoundError)) throw error;
-			return { message: error.apiMessage, deleted: false, notFound: true };
-		}
+		const outcome = await settle(async () => await this.caller.call(call));
+		if (outcome.ok) return { ...outcome.value, deleted: true };
+		const { error } = outcome;
+		if (!(options.ignoreNotFound && error instanceof SmsLeopardNotFoundError)) throw error;
+		return { message: error.apiMessage, deleted: false, notFound: true };
 	}
 
 	async getGroupsPage(request: GroupsPageRequest = {}): Promise<GroupsPage> {
@@ -177,19 +177,21 @@ export class SmsLeopardClient {
 	async templateCatalog(
 		phoneNumberId: string,
 	): Promise<Map<string, TemplateDescription> | undefined> {
-		try {
+		const outcome = await settle(async () => {
 			const sender = await this.findSenderNumber(phoneNumberId);
-			const templates = await this.listTemplates(sender.id);
-			return new Map(templates.map((template) => [template.id, describeTemplate(template)]));
-		} catch (error) {
-			if (
-				error instanceof SmsLeopardValidationError ||
-				error instanceof SmsLeopardAuthenticationError
-			) {
-				throw error;
-			}
-			return undefined;
+			return await this.listTemplates(sender.id);
+		});
+		if (outcome.ok) {
+			return new Map(outcome.value.map((template) => [template.id, describeTemplate(template)]));
 		}
+		const { error } = outcome;
+		if (
+			error instanceof SmsLeopardValidationError ||
+			error instanceof SmsLeopardAuthenticationError
+		) {
+			throw error;
+		}
+		return undefined;
 	}
 
 	/** Templates of a sender number, by the sender's record `id` (not its phone_number_id). */

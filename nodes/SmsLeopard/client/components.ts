@@ -253,12 +253,16 @@ export function normalizeComponentList(
 ): ComponentList {
 	let parsed = input;
 	if (typeof input === 'string') {
+		// The reason is kept and thrown after the catch: see settle.ts for why.
+		let invalidJson: string | undefined;
 		try {
 			parsed = JSON.parse(input);
 		} catch (error) {
-			const reason = error instanceof Error ? error.message : String(error);
+			invalidJson = error instanceof Error ? error.message : String(error);
+		}
+		if (invalidJson !== undefined) {
 			throw new SmsLeopardValidationError([
-				{ field: fieldPrefix, message: `is not valid JSON (${reason})` },
+				{ field: fieldPrefix, message: `is not valid JSON (${invalidJson})` },
 			]);
 		}
 	}

@@ -4,6 +4,7 @@
  * out), because that could deliver the same message twice. 429 and "never reached the server" are
  * always safe to repeat.
  */
+import { settle } from './settle';
 import {
 	SmsLeopardConnectionError,
 	SmsLeopardRateLimitError,
@@ -77,14 +78,13 @@ export async function withRetries<T>(
 ): Promise<T> {
 	let waited = 0;
 	for (let attempt = 0; ; attempt++) {
-		try {
-			return await call();
-		} catch (error) {
-			const delay = retryDelay(error, attempt, idempotent, options);
-			if (delay === undefined || waited + delay > options.maxTotalWaitMs) throw error;
-			waited += delay;
-			onWait?.(error, delay);
-			await sleep(delay);
-		}
+		const outcome = await settle(call);
+		if (outcome.ok) return outcome.value;
+		const { error } = outcome;
+		const delay = retryDelay(error, attempt, idempotent, options);
+		if (delay === undefined || waited + delay > options.maxTotalWaitMs) throw error;
+		waited += delay;
+		onWait?.(error, delay);
+		await sleep(delay);
 	}
 }

