@@ -1,55 +1,25 @@
-// Runs the scanner's own rules over the source and the packed package, and fails on any finding
-// except the one deliberate, documented kind (README, "n8n's community package checks"): the embedded
-// client (nodes/SmsLeopard/client/) throws its own typed errors, which the node turns into
-// NodeApiError / NodeOperationError with the item index before n8n sees them.
-import { ESLint } from 'eslint';
-import glob from 'fast-glob';
+// n8n's community package scanner, unfiltered: its own analyzePackage() on the source (with the
+// scanner's SOURCE_FILE_PATTERNS: package.json, nodes/, credentials/) and on the unpacked tarball
+// (its default patterns, as for a published package). Nothing is accepted or filtered out, so this
+// passes exactly when the scanner would.
 import {
 	SOURCE_FILE_PATTERNS,
-	buildScanConfig,
+	analyzePackage,
 } from '@n8n/scan-community-package/scanner/scanner.mjs';
 
 const [source, packed] = process.argv.slice(2);
-const DELIBERATE = (file, message) =>
-	file.includes('/nodes/SmsLeopard/client/') &&
-	message.ruleId === '@n8n/community-nodes/require-node-api-error';
 
 async function scan(label, dir, patterns) {
-	const eslint = new ESLint({
-		cwd: dir,
-		allowInlineConfig: false,
-		overrideConfigFile: true,
-		overrideConfig: await buildScanConfig(),
-	});
-	const files = glob.sync(patterns, {
-		cwd: dir,
-		absolute: true,
-		ignore: ['node_modules/**', '**/package-lock.json'],
-	});
-	const results = await eslint.lintFiles(files);
-	let failures = 0;
-	let accepted = 0;
-	for (const result of results) {
-		for (const message of result.messages) {
-			const where = `${result.filePath.replace(dir, '.')}:${message.line}`;
-			if (message.severity < 2) {
-				console.log(`  warning ${where} ${message.message} (${message.ruleId})`);
-			} else if (DELIBERATE(result.filePath, message)) {
-				accepted++;
-				console.log(`  accepted ${where} ${message.ruleId}: the client's own typed error`);
-			} else {
-				failures++;
-				console.log(`  ERROR ${where} ${message.message} (${message.ruleId})`);
-			}
-		}
-	}
-	console.log(
-		`${label}: ${files.length} files, ${failures} finding(s), ${accepted} accepted by design`,
-	);
-	return failures;
+	const result = await analyzePackage(dir, patterns);
+	console.log(`${label}: ${result.passed ? 'passed' : `FAILED: ${result.message}`}`);
+	if (result.details) console.log(result.details);
+	return result.passed;
 }
 
-const failures =
-	(await scan('source (package.json, nodes, credentials)', source, SOURCE_FILE_PATTERNS)) +
-	(await scan('packed package (dist .js, package.json)', packed, ['**/*.js', 'package.json']));
-process.exit(failures === 0 ? 0 : 1);
+const sourcePassed = await scan(
+	'source (package.json, nodes, credentials)',
+	source,
+	SOURCE_FILE_PATTERNS,
+);
+const packedPassed = await scan('packed package', packed);
+process.exit(sourcePassed && packedPassed ? 0 : 1);
