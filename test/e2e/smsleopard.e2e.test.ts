@@ -281,7 +281,7 @@ describe.each(selectedVersions())('n8n %s', (version) => {
 		'Mixed',
 		"[{ json: { phone: '+254710800001' } }, { json: { phone: 'not a number' } }, { json: { phone: '+254710800003' } }]",
 	);
-	const sendFlow = (onError?: 'continueRegularOutput') =>
+	const sendFlow = (onError?: 'continueRegularOutput' | 'continueErrorOutput') =>
 		smsLeopard(
 			'Send',
 			GOOD,
@@ -312,6 +312,53 @@ describe.each(selectedVersions())('n8n %s', (version) => {
 			'+254710800001',
 			'+254710800003',
 		]);
+	});
+
+	// Five recipients, two of them invalid (items 1 and 3).
+	const fiveItems = code(
+		'Five',
+		"['+254710800011', 'not a number', '+254710800013', '', '+254710800015'].map((phone) => ({ json: { phone } }))",
+	);
+
+	it('Continue (using error output): 3 sent items on the success output, the 2 invalid on the error output', async () => {
+		const result = await run(
+			workflow('error output', [[trigger(), fiveItems, sendFlow('continueErrorOutput')]]),
+		);
+		expectOk(result);
+		const sent = nodeItems(result.runData, 'Send');
+		const failed = nodeItems(result.runData, 'Send', { output: 1 });
+		expect(sent.map((item) => item.number)).toEqual([
+			'+254710800011',
+			'+254710800013',
+			'+254710800015',
+		]);
+		expect(failed).toHaveLength(2);
+		// n8n adds the input item's fields beside `error` on the error branch.
+		expect(failed.map((item) => item.phone)).toEqual(['not a number', '']);
+		for (const item of failed) {
+			expect(item.error).toMatchObject({
+				message: expect.stringContaining('"Recipient"'),
+				errorKind: 'validation',
+			});
+		}
+		expect(sandbox.state.sentMessages).toHaveLength(3);
+	});
+
+	it('Continue (regular output): all 5 items on the success output, the 2 invalid as error items', async () => {
+		const result = await run(
+			workflow('regular output', [[trigger(), fiveItems, sendFlow('continueRegularOutput')]]),
+		);
+		expectOk(result);
+		const items = nodeItems(result.runData, 'Send');
+		expect(items.map((item) => item.errorKind ?? item.number)).toEqual([
+			'+254710800011',
+			'validation',
+			'+254710800013',
+			'validation',
+			'+254710800015',
+		]);
+		expect(nodeItems(result.runData, 'Send', { output: 1 })).toHaveLength(0);
+		expect(sandbox.state.sentMessages).toHaveLength(3);
 	});
 
 	it('without Continue On Fail: a clear failure naming the item, and what was sent before it', async () => {

@@ -3,6 +3,7 @@ import type { INodeExecutionData, INodeParameters } from 'n8n-workflow';
 import { SmsLeopardApi } from '../../credentials/SmsLeopardApi.credentials';
 import { SmsLeopard } from '../../nodes/SmsLeopard/SmsLeopard.node';
 import {
+	type OnErrorSetting,
 	type RunNodeResult,
 	callListSearch,
 	callLoadOptions,
@@ -20,7 +21,12 @@ export interface NodeEnv {
 	run(
 		parameters: INodeParameters,
 		items?: INodeExecutionData[],
-		options?: { continueOnFail?: boolean; apiSecret?: string; chatUrl?: string },
+		options?: {
+			continueOnFail?: boolean;
+			onError?: OnErrorSetting;
+			apiSecret?: string;
+			chatUrl?: string;
+		},
 	): Promise<RunNodeResult>;
 	listSearch(
 		methodName: string,
@@ -61,6 +67,7 @@ export async function startNodeEnv(options: SandboxOptions = {}): Promise<NodeEn
 				parameters,
 				items,
 				continueOnFail: runOptions.continueOnFail,
+				onError: runOptions.onError,
 			}),
 		listSearch: async (methodName, parameters, filter) =>
 			await callListSearch({ ...common, methodName, parameters, filter }),

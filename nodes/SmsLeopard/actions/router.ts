@@ -5,7 +5,7 @@
  * error lists every item that already went out, so a rerun can skip them.
  */
 import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
-import { errorItemJson, toNodeError } from '../helpers/node-errors';
+import { errorItemJson, errorOutputJson, toNodeError } from '../helpers/node-errors';
 import { clientForNode } from '../transport/client-for-node';
 import { type ExecutionState, newExecutionState } from './operation';
 import { readRequestOptions } from './request-options';
@@ -46,6 +46,7 @@ export async function route(this: IExecuteFunctions): Promise<INodeExecutionData
 	});
 	const state: ExecutionState = newExecutionState(client);
 	const continueOnFail = this.continueOnFail();
+	const toErrorOutput = this.getNode().onError === 'continueErrorOutput';
 	const outcomes: Array<Outcome | undefined> = new Array(items.length);
 	let next = 0;
 	let stopped = false;
@@ -75,7 +76,12 @@ export async function route(this: IExecuteFunctions): Promise<INodeExecutionData
 				}),
 			);
 		} else if (continueOnFail) {
-			output.push({ json: errorItemJson(outcome.error), pairedItem: { item: itemIndex } });
+			output.push({
+				json: toErrorOutput
+					? errorOutputJson(toNodeError(this.getNode(), outcome.error, itemIndex), outcome.error)
+					: errorItemJson(outcome.error),
+				pairedItem: { item: itemIndex },
+			});
 		} else {
 			throw toNodeError(this.getNode(), outcome.error, itemIndex, summariseDone(outcomes));
 		}

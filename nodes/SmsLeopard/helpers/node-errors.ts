@@ -108,3 +108,23 @@ export function errorItemJson(error: unknown): IDataObject {
 	}
 	return { error: error instanceof Error ? error.message : String(error) };
 }
+
+/**
+ * The json of a failed item under "Continue (using error output)". n8n moves an item to the error
+ * output only when its json is `{ error }` alone (or it carries `item.error`, but then n8n-core
+ * replaces the whole json with the bare message, losing the details and the input's fields). So the
+ * details sit inside `error`, and n8n adds the input item's fields beside it on the error branch.
+ */
+export function errorOutputJson(
+	nodeError: NodeApiError | NodeOperationError,
+	error: unknown,
+): IDataObject {
+	const { error: message, ...details } = errorItemJson(error);
+	return {
+		error: {
+			message,
+			...details,
+			description: nodeError.description ?? details.description ?? undefined,
+		},
+	};
+}

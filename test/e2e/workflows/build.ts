@@ -54,7 +54,10 @@ export function smsLeopard(
 	name: string,
 	credential: { id: string; name: string },
 	parameters: Record<string, unknown>,
-	settings: { onError?: 'continueRegularOutput' | 'stopWorkflow'; executeOnce?: boolean } = {},
+	settings: {
+		onError?: 'continueRegularOutput' | 'continueErrorOutput' | 'stopWorkflow';
+		executeOnce?: boolean;
+	} = {},
 ): WorkflowNode {
 	return {
 		...node(name, NODE_TYPE, 1, parameters),
