@@ -105,7 +105,7 @@ describe('routing', () => {
 	});
 
 	it('answers 404 for another channel segment, naming the served channel', async () => {
-		const res = await call(`${sb.chatUrl}/v1/sms/send`, { json: {} });
+		const res = await call(`${sb.chatUrl}/v1/telegram/send`, { json: {} });
 		expect(res.status).toBe(404);
 		expect(res.body.error_message).toContain("channel 'whatsapp'");
 	});

@@ -65,12 +65,12 @@ export function chatHost(channel: string): HostDefinition {
 			{ pattern: new RegExp(`^/v1/${ch}/media$`), methods: { POST: handleMediaUpload } },
 		],
 		notFoundMessage(path) {
+			if (/^\/v1\/(contacts|groups|sms|delivery_reports|balance)\b/.test(path)) {
+				return `${path} is a contacts endpoint: it lives on the contacts host ({base_url}), not the chat host`;
+			}
 			const other = /^\/v1\/([^/]+)\/(send|media)$/.exec(path);
 			if (other) {
 				return `Unknown channel '${other[1]}' in ${path}; this host serves channel '${channel}' (/v1/${channel}/${other[2]})`;
-			}
-			if (/^\/v1\/(contacts|groups)\b/.test(path)) {
-				return `${path} is a contacts endpoint: it lives on the contacts host ({base_url}), not the chat host`;
 			}
 			return `No endpoint ${path} on the chat host; it serves POST /v1/${channel}/send, POST /v1/${channel}/media, GET /v1/phone_number_ids and GET /v1/phone_number_ids/{id}/templates`;
 		},

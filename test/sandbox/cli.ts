@@ -23,6 +23,7 @@ const USAGE = `Usage: npm run sandbox -- [flags]
                        fraction 0..1 of authorised requests answered 200 text/html, not acted on
   --burst-429 N        the next N requests get 429 with Retry-After: 1
   --burst-429-retry-after V  the Retry-After of those 429s: seconds, an HTTP date, or none
+  --sms-delivery-ms MS an SMS is reported sent half-way and delivered after MS (default 2000)
   --help               this text`;
 
 function fail(message: string): never {
@@ -90,6 +91,9 @@ export function parseArgs(argv: string[]): SandboxOptions {
 				break;
 			case '--burst-429':
 				options.burst429 = number(flag, value());
+				break;
+			case '--sms-delivery-ms':
+				options.smsDeliveryMs = number(flag, value());
 				break;
 			case '--burst-429-retry-after': {
 				const retryAfter = value();

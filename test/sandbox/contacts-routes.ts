@@ -6,6 +6,7 @@ import { handleFetchGroups } from './groups-routes';
 import { readJson } from './json-body';
 import { ACCOUNT_ID } from './seed';
 import type { Exchange, HostDefinition } from './server';
+import { smsRoutes } from './sms-routes';
 import { recountGroups } from './state';
 import type { ContactRecord } from './types';
 
@@ -100,12 +101,13 @@ export function contactsHost(): HostDefinition {
 			{ pattern: /^\/v1\/contacts\/create$/, methods: { POST: handleCreate } },
 			{ pattern: /^\/v1\/contacts\/([^/]+)$/, methods: { DELETE: handleDelete } },
 			{ pattern: /^\/v1\/groups\/fetch$/, methods: { GET: handleFetchGroups } },
+			...smsRoutes,
 		],
 		notFoundMessage(path) {
 			if (/^\/v1\/(phone_number_ids|[^/]+\/(send|media))\b/.test(path)) {
 				return `${path} is a chat endpoint: it lives on the chat host ({chat_url}), not the contacts host`;
 			}
-			return `No endpoint ${path} on the contacts host; it serves POST /v1/contacts/create, DELETE /v1/contacts/{id} and GET /v1/groups/fetch`;
+			return `No endpoint ${path} on the contacts host; it serves POST /v1/contacts/create, DELETE /v1/contacts/{id}, GET /v1/groups/fetch, POST /v1/sms/send, GET /v1/delivery_reports/{id} and GET /v1/balance`;
 		},
 	};
 }

@@ -47,6 +47,7 @@ export const DEFAULT_OPTIONS: ResolvedOptions = {
 	wrongContentTypeRate: 0,
 	burst429: 0,
 	burst429RetryAfter: '1',
+	smsDeliveryMs: 2000,
 };
 
 const FRACTIONS = [
@@ -90,6 +91,7 @@ export function mergeOptions(
 	if (merged.burst429RetryAfter !== null && typeof merged.burst429RetryAfter !== 'string') {
 		problems.push('burst429RetryAfter');
 	}
+	if (!isNonNegativeInteger(merged.smsDeliveryMs)) problems.push('smsDeliveryMs');
 	if (!Number.isInteger(merged.seed)) problems.push('seed');
 	if (!isNonNegativeInteger(merged.groupCount)) problems.push('groupCount');
 	if (!(Number.isInteger(merged.maxPerPage) && merged.maxPerPage >= 1)) problems.push('maxPerPage');

@@ -22,6 +22,7 @@ export type {
 	SandboxState,
 	Sender,
 	SentMessage,
+	SmsRecord,
 	Template,
 	TemplateButton,
 	TemplateHeader,

@@ -18,6 +18,17 @@ export const SANDBOX_API_SECRET = 'sandbox-secret-0123456789';
 
 /** The sub-account that owns the groups and contacts. */
 export const ACCOUNT_ID = 77;
+
+/** SMS sender IDs of the account (matched without regard to case, as the docs spell both). */
+export const SMS_SENDER_IDS: readonly string[] = ['SMS_Leopard'];
+/** Price of one SMS part, as the documented answer shows it ("Cost KES 0.90"). */
+export const SMS_COST_PER_PART = 0.9;
+export const SMS_CURRENCY = 'KES';
+/** KES to USD, for the balance's converted_balance. */
+export const SMS_USD_RATE = 0.0077;
+export const SMS_START_BALANCE = 100_000;
+/** Numbers ending so are never delivered: their report ends UNDELIV. */
+export const SMS_UNDELIVERABLE_SUFFIX = '999';
 export const CREATOR_ID = 5;
 /** Another account: its contact exists but may not be deleted by us (403). */
 export const FOREIGN_ACCOUNT_ID = 78;

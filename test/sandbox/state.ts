@@ -1,6 +1,6 @@
 // The mutable world of one sandbox. Mutated in place (never replaced) so that a test holding
 // `sandbox.state` keeps seeing the live data after reset().
-import { SEED_CONTACTS, SEED_SENDERS, SEED_TEMPLATES, seedGroups } from './seed';
+import { SEED_CONTACTS, SEED_SENDERS, SEED_TEMPLATES, SMS_START_BALANCE, seedGroups } from './seed';
 import type { SandboxState, Template } from './types';
 
 function freshState(groupCount: number): SandboxState {
@@ -16,6 +16,8 @@ function freshState(groupCount: number): SandboxState {
 		groups: seedGroups(groupCount),
 		sentMessages: [],
 		sendCountByDestination: {},
+		smsMessages: [],
+		smsBalance: SMS_START_BALANCE,
 	};
 	pruneMemberships(state);
 	recountGroups(state);

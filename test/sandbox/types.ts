@@ -37,6 +37,8 @@ export interface SandboxOptions {
 	 * or a date in the past; null sends none.
 	 */
 	burst429RetryAfter?: string | null;
+	/** After this many ms an SMS is delivered (or not); half-way it is `sent`. Default 2000. */
+	smsDeliveryMs?: number;
 }
 
 export type ResetMode = 'beforeHandling' | 'afterHandling' | 'mixed';
@@ -73,6 +75,7 @@ export interface ResolvedOptions {
 	wrongContentTypeRate: number;
 	burst429: number;
 	burst429RetryAfter: string | null;
+	smsDeliveryMs: number;
 }
 
 export type HostName = 'chat' | 'contacts';
@@ -201,6 +204,19 @@ export interface SentMessage {
 	at: number;
 }
 
+/** One SMS recipient of an accepted send. */
+export interface SmsRecord {
+	id: string;
+	/** International form with a plus. */
+	number: string;
+	source: string;
+	message: string;
+	parts: number;
+	cost: number;
+	statusUrl?: string;
+	at: number;
+}
+
 export interface SandboxState {
 	senders: Sender[];
 	/** Templates keyed by the sender's record id. */
@@ -211,6 +227,9 @@ export interface SandboxState {
 	sentMessages: SentMessage[];
 	/** International destination -> number of accepted sends, so tests can spot double sends. */
 	sendCountByDestination: Record<string, number>;
+	/** Every SMS recipient accepted, in order. */
+	smsMessages: SmsRecord[];
+	smsBalance: number;
 }
 
 /** A rule violation, answered in the host family's error shape. */

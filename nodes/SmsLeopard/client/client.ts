@@ -30,6 +30,18 @@ import {
 	buildSendTemplateBody,
 	sendTemplateCall,
 } from './messages';
+import {
+	type Balance,
+	type DeliveryReport,
+	type PreparedSms,
+	type SendSmsAnswer,
+	type SendSmsRequest,
+	balanceCall,
+	checkMessageId,
+	deliveryReportCall,
+	prepareSendSms,
+	sendSmsCall,
+} from './sms';
 import { DEFAULT_RETRY, type RetryOptions, type Sleep } from './retry';
 import { type SenderNumber, findSenderIn, senderNumbersCall } from './senders';
 import {
@@ -40,6 +52,7 @@ import {
 } from './templates';
 import {
 	SmsLeopardAuthenticationError,
+	SmsLeopardBadRequestError,
 	SmsLeopardNotFoundError,
 	SmsLeopardValidationError,
 } from './errors';
@@ -123,6 +136,36 @@ export class SmsLeopardClient {
 	/** Uploads a document, image or video for a template header; returns its `media_id`. */
 	async uploadMedia(request: UploadMediaRequest): Promise<MediaRecord> {
 		return await this.caller.call(uploadMediaCall(this.channel, prepareUpload(request)));
+	}
+
+	/**
+	 * Sends one SMS request (one text for all, or customized per recipient). Checked and counted
+	 * first: nothing is sent when a recipient is invalid or a text exceeds `maxParts`. Never repeated
+	 * after a lost answer or a 5xx, since the service may already have texted everyone.
+	 */
+	async sendSms(request: SendSmsRequest | PreparedSms): Promise<SendSmsAnswer> {
+		const prepared = 'body' in request ? request : prepareSendSms(request);
+		const answer = await this.caller.call(sendSmsCall(prepared.body));
+		if (!answer.success) {
+			throw new SmsLeopardBadRequestError({
+				status: 200,
+				code: 'not_sent',
+				apiMessage: answer.message ?? 'the service answered success: false',
+				body: answer,
+				operation: sendSmsCall(prepared.body).operation,
+			});
+		}
+		return answer;
+	}
+
+	/** The delivery state of one sent SMS, by the message id the send answered. */
+	async getDeliveryReport(messageId: string): Promise<DeliveryReport> {
+		return await this.caller.call(deliveryReportCall(checkMessageId(messageId)));
+	}
+
+	/** The account's SMS balance, in its currency. */
+	async getBalance(): Promise<Balance> {
+		return await this.caller.call(balanceCall);
 	}
 
 	async createContact(request: CreateContactRequest): Promise<Contact> {

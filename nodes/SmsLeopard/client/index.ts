@@ -31,3 +31,24 @@ export {
 	headerMediaCategory,
 	type TemplateCheckContext,
 } from './template-rules';
+export {
+	type Balance,
+	type DeliveryReport,
+	type PreparedSms,
+	type SendSmsAnswer,
+	type SendSmsBody,
+	type SendSmsRequest,
+	type SmsAnsweredRecipient,
+	type SmsRecipientInput,
+	currencyOf,
+	matchRecipients,
+	prepareSendSms,
+	sameNumber,
+} from './sms';
+export {
+	SMS_LIMITS,
+	type SmsEncoding,
+	type SmsSegments,
+	countSmsSegments,
+	isGsmCharacter,
+} from './sms-segments';

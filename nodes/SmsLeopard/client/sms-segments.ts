@@ -1,0 +1,63 @@
+/**
+ * How many SMS parts a text costs, before it is sent. A text in the GSM-7 alphabet fits 160
+ * characters in one part and 153 per part once split (the rest of each part holds the joining
+ * header); a single character outside it (an emoji, a curly quote, most accents) switches the whole
+ * text to UCS-2: 70 in one part, 67 per part. GSM-7 extension characters (€ [ ] { } ^ ~ \ | and
+ * form feed) take an escape plus the character, so they count twice. UCS-2 counts UTF-16 code units,
+ * so an emoji outside the basic plane counts twice too.
+ */
+
+/** GSM 03.38 basic character set (the escape character itself is not a character of a text). */
+const GSM_BASIC =
+	'@£$¥èéùìòÇ\nØø\rÅåΔ_ΦΓΛΩΠΨΣΘΞÆæßÉ !"#¤%&\'()*+,-./0123456789:;<=>?¡' +
+	'ABCDEFGHIJKLMNOPQRSTUVWXYZÄÖÑÜ§¿abcdefghijklmnopqrstuvwxyzäöñüà';
+/** GSM 03.38 extension table: each costs two septets. */
+const GSM_EXTENSION = '^{}\\[~]|€\f';
+
+const BASIC = new Set(GSM_BASIC);
+const EXTENSION = new Set(GSM_EXTENSION);
+
+export type SmsEncoding = 'GSM-7' | 'UCS-2';
+
+export interface SmsSegments {
+	encoding: SmsEncoding;
+	/** Length as the network counts it: septets for GSM-7, UTF-16 code units for UCS-2. */
+	length: number;
+	/** Parts the text is sent in; 0 for an empty text. */
+	parts: number;
+	/** Room in one part when the text is split (153 or 67), or alone (160 or 70). */
+	perPart: number;
+	/** Up to 5 distinct characters that forced UCS-2, so a marketer can replace them. */
+	nonGsmCharacters: string[];
+}
+
+export const SMS_LIMITS = {
+	'GSM-7': { single: 160, multi: 153 },
+	'UCS-2': { single: 70, multi: 67 },
+} as const;
+
+export function isGsmCharacter(character: string): boolean {
+	return BASIC.has(character) || EXTENSION.has(character);
+}
+
+export function countSmsSegments(text: string): SmsSegments {
+	let septets = 0;
+	const nonGsm: string[] = [];
+	// for..of walks code points, so an emoji is one character here, not two halves.
+	for (const character of text) {
+		if (BASIC.has(character)) septets += 1;
+		else if (EXTENSION.has(character)) septets += 2;
+		else if (!nonGsm.includes(character)) nonGsm.push(character);
+	}
+	const encoding: SmsEncoding = nonGsm.length === 0 ? 'GSM-7' : 'UCS-2';
+	const length = encoding === 'GSM-7' ? septets : text.length;
+	const limits = SMS_LIMITS[encoding];
+	const single = length <= limits.single;
+	return {
+		encoding,
+		length,
+		parts: length === 0 ? 0 : single ? 1 : Math.ceil(length / limits.multi),
+		perPart: single ? limits.single : limits.multi,
+		nonGsmCharacters: nonGsm.slice(0, 5),
+	};
+}

@@ -1,0 +1,294 @@
+/**
+ * SMS on {base_url} (provider notes, "SMS, delivery reports, balance"): send one text to many
+ * recipients or a customized text per recipient, read a message's delivery report, read the balance.
+ * Each answered recipient is matched back to the recipient it was asked for, so a caller sending a
+ * batch knows which of its inputs got which message id.
+ */
+import { z } from 'zod';
+import type { ApiCall } from './api-caller';
+import { SmsLeopardValidationError } from './errors';
+import { plainText } from './identifiers';
+import { phoneNumberSchema } from './phone-number';
+import { type SmsSegments, countSmsSegments } from './sms-segments';
+import { validateInput } from './validation';
+
+export interface SmsRecipientInput {
+	number: string;
+	/** The customized text of this recipient; only with `multi`. */
+	message?: string;
+}
+
+export interface SendSmsRequest {
+	/** The sender ID of the account, e.g. SMS_Leopard. */
+	source: string;
+	/** The text for everyone, or with `multi` the pattern the texts were customized from. */
+	message: string;
+	recipients: SmsRecipientInput[];
+	/** Each recipient carries its own `message`. */
+	multi?: boolean;
+	/** Where the service sends delivery reports. */
+	statusUrl?: string;
+	/** Required with `statusUrl`: lets the receiver check that an update came from the service. */
+	statusSecret?: string;
+	/** Refuse any recipient whose text would take more parts than this. */
+	maxParts?: number;
+}
+
+const text = (what: string) =>
+	z
+		.string({ required_error: 'is required', invalid_type_error: `must be ${what} as text` })
+		.refine((value) => value.trim() !== '', 'is required');
+
+const statusUrl = z
+	.string()
+	.trim()
+	.url('must be a URL such as https://example.com/webhook/sms-status')
+	.refine((url) => /^https?:\/\//i.test(url), { message: 'must start with https:// or http://' });
+
+const sendSmsInput = z
+	.object({
+		source: plainText('a sender ID').pipe(text('a sender ID').transform((value) => value.trim())),
+		message: text('the message'),
+		recipients: z
+			.array(z.object({ number: phoneNumberSchema, message: text('the message').optional() }), {
+				invalid_type_error: 'must be a list of recipients',
+			})
+			.min(1, 'needs at least one recipient'),
+		multi: z.boolean().optional(),
+		statusUrl: statusUrl.optional(),
+		statusSecret: z.string().optional(),
+		maxParts: z.number().int('must be a whole number').positive('must be 1 or more').optional(),
+	})
+	.superRefine((input, context) => {
+		if (input.statusUrl && !input.statusSecret?.trim()) {
+			context.addIssue({
+				code: z.ZodIssueCode.custom,
+				path: ['statusSecret'],
+				message:
+					'is required when a delivery report URL is given: choose a secret to check the reports with',
+			});
+		}
+		if (!input.statusUrl && input.statusSecret) {
+			context.addIssue({
+				code: z.ZodIssueCode.custom,
+				path: ['statusUrl'],
+				message: 'is missing: a status secret is only used with a delivery report URL',
+			});
+		}
+		input.recipients.forEach((recipient, position) => {
+			if (input.multi && recipient.message === undefined) {
+				context.addIssue({
+					code: z.ZodIssueCode.custom,
+					path: ['recipients', position, 'message'],
+					message: 'is required when each recipient gets a customized text',
+				});
+			}
+			if (!input.multi && recipient.message !== undefined) {
+				context.addIssue({
+					code: z.ZodIssueCode.custom,
+					path: ['recipients', position, 'message'],
+					message: 'is only used for customized texts (multi): remove it or turn multi on',
+				});
+			}
+		});
+	});
+
+export interface SendSmsBody {
+	source: string;
+	message: string;
+	destination: Array<{ number: string; message?: string }>;
+	multi?: boolean;
+	status_url?: string;
+	status_secret?: string;
+}
+
+export interface PreparedSms {
+	body: SendSmsBody;
+	/** Parts of each recipient's text, in recipient order. */
+	segments: SmsSegments[];
+}
+
+/** Checks a send and counts its parts; refuses, before anything is sent, a text over `maxParts`. */
+export function prepareSendSms(request: SendSmsRequest): PreparedSms {
+	const input = validateInput(sendSmsInput, request);
+	const segments = input.recipients.map((recipient) =>
+		countSmsSegments(recipient.message ?? input.message),
+	);
+	if (input.maxParts !== undefined) {
+		const max = input.maxParts;
+		const issues = segments.flatMap((counted, position) =>
+			counted.parts > max
+				? [
+						{
+							field: input.multi ? `recipients[${position}].message` : 'message',
+							message: tooManyParts(counted, max),
+						},
+					]
+				: [],
+		);
+		if (issues.length) throw new SmsLeopardValidationError(issues);
+	}
+	return {
+		body: {
+			source: input.source,
+			message: input.message,
+			destination: input.recipients.map((recipient) =>
+				input.multi
+					? { number: recipient.number, message: recipient.message }
+					: { number: recipient.number },
+			),
+			...(input.multi ? { multi: true } : {}),
+			...(input.statusUrl
+				? { status_url: input.statusUrl, status_secret: input.statusSecret }
+				: {}),
+		},
+		segments,
+	};
+}
+
+function tooManyParts(counted: SmsSegments, max: number): string {
+	const why =
+		counted.encoding === 'UCS-2'
+			? ` because ${counted.nonGsmCharacters.map((c) => JSON.stringify(c)).join(', ')} switch the text to UCS-2 (${counted.perPart} characters per part)`
+			: '';
+	return `would be sent in ${counted.parts} parts (${counted.length} characters)${why}, more than the maximum of ${max}: shorten it or raise "Max Parts per Message"`;
+}
+
+export const smsRecipientSchema = z
+	.object({
+		id: z.coerce.string().min(1),
+		cost: z.coerce.number().optional(),
+		number: z.coerce.string().optional(),
+		status: z.string(),
+	})
+	.passthrough();
+
+export const sendSmsResponseSchema = z
+	.object({
+		success: z.boolean(),
+		message: z.string().optional(),
+		recipients: z.array(smsRecipientSchema).default([]),
+	})
+	.passthrough();
+
+export type SmsAnsweredRecipient = z.infer<typeof smsRecipientSchema>;
+export type SendSmsAnswer = z.infer<typeof sendSmsResponseSchema>;
+
+export function sendSmsCall(body: SendSmsBody): ApiCall<SendSmsAnswer> {
+	const count = body.destination.length;
+	return {
+		operation:
+			count === 1
+				? `Send SMS to ${body.destination[0].number}`
+				: `Send SMS to ${count} recipients (${body.destination[0].number}, ...)`,
+		host: 'contacts',
+		method: 'POST',
+		path: '/v1/sms/send',
+		body: { type: 'json', data: body },
+		// A repeat after a lost answer could text everyone twice.
+		idempotent: false,
+		response: sendSmsResponseSchema,
+	};
+}
+
+/** "Sent to 1/1. Cost KES 0.90" -> KES; the answer names the currency only in this sentence. */
+export function currencyOf(message: string | undefined): string | undefined {
+	return /\bcost\s+([A-Z]{3})\b/i.exec(message ?? '')?.[1]?.toUpperCase();
+}
+
+/**
+ * Two spellings of one number match: equal digits, or a local number (leading 0) whose rest ends
+ * the international one (0712345678 and +254712345678).
+ */
+export function sameNumber(asked: string, answered: string): boolean {
+	const a = asked.replace(/\D/g, '');
+	const b = answered.replace(/\D/g, '');
+	if (a === '' || b === '') return false;
+	if (a === b) return true;
+	const local = (n: string) => (n.startsWith('0') ? n.slice(1) : undefined);
+	const la = local(a);
+	const lb = local(b);
+	return (
+		(la !== undefined && la.length >= 6 && b.endsWith(la)) ||
+		(lb !== undefined && lb.length >= 6 && a.endsWith(lb))
+	);
+}
+
+/**
+ * The answered recipient of each asked number, in the asked order; undefined when the answer does
+ * not mention it. A number asked twice takes the answers in order.
+ */
+export function matchRecipients(
+	asked: string[],
+	answered: SmsAnsweredRecipient[],
+): Array<SmsAnsweredRecipient | undefined> {
+	// An answer without numbers, one per asked recipient, can only be read in order.
+	if (answered.length === asked.length && answered.every((recipient) => !recipient.number)) {
+		return [...answered];
+	}
+	const free: Array<SmsAnsweredRecipient | undefined> = [...answered];
+	return asked.map((number) => {
+		const at = free.findIndex(
+			(recipient) => recipient !== undefined && sameNumber(number, recipient.number ?? ''),
+		);
+		if (at < 0) return undefined;
+		const found = free[at];
+		free[at] = undefined;
+		return found;
+	});
+}
+
+const uuidLike = z
+	.string({ invalid_type_error: 'must be a message id as text' })
+	.trim()
+	.min(1, 'is required')
+	.regex(
+		/^[A-Za-z0-9-]+$/,
+		'must be the message id of a sent SMS (such as eb4647b2-2695-4aba-958e-0b39d965f6d0)',
+	);
+
+export function checkMessageId(id: unknown): string {
+	return validateInput(uuidLike, id, 'messageId');
+}
+
+export const deliveryReportSchema = z
+	.object({
+		id: z.coerce.string(),
+		reason: z.string().nullish(),
+		status: z.string(),
+		time: z.coerce.number().nullish(),
+	})
+	.passthrough();
+
+export type DeliveryReport = z.infer<typeof deliveryReportSchema>;
+
+export function deliveryReportCall(messageId: string): ApiCall<DeliveryReport> {
+	return {
+		operation: `Get delivery report of ${messageId}`,
+		host: 'contacts',
+		method: 'GET',
+		path: `/v1/delivery_reports/${encodeURIComponent(messageId)}`,
+		idempotent: true,
+		response: deliveryReportSchema,
+	};
+}
+
+export const balanceSchema = z
+	.object({
+		balance: z.coerce.number(),
+		conversion_rate: z.coerce.number().nullish(),
+		converted_balance: z.coerce.number().nullish(),
+		currency: z.string().nullish(),
+	})
+	.passthrough();
+
+export type Balance = z.infer<typeof balanceSchema>;
+
+export const balanceCall: ApiCall<Balance> = {
+	operation: 'Get balance',
+	host: 'contacts',
+	method: 'GET',
+	path: '/v1/balance',
+	idempotent: true,
+	response: balanceSchema,
+};

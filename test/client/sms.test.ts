@@ -1,0 +1,184 @@
+import {
+	SmsLeopardAuthenticationError,
+	SmsLeopardConnectionError,
+	SmsLeopardNotFoundError,
+	SmsLeopardValidationError,
+	currencyOf,
+	matchRecipients,
+} from '../../nodes/SmsLeopard/client';
+import { SMS_START_BALANCE } from '../sandbox';
+import { type SandboxClient, caught, startSandboxClient } from '../support/sandbox-client';
+
+let env: SandboxClient;
+
+beforeAll(async () => {
+	env = await startSandboxClient({ smsDeliveryMs: 300 });
+});
+afterAll(async () => await env.close());
+beforeEach(() => env.sandbox.reset());
+
+const smsRequests = () => env.sandbox.requests.filter((r) => r.path === '/v1/sms/send');
+
+describe('sendSms against the sandbox', () => {
+	it('sends one text to many recipients and reads cost and currency', async () => {
+		const answer = await env.client.sendSms({
+			source: 'SMS_Leopard',
+			message: 'Sale ends tonight',
+			recipients: [{ number: '0712 345 678' }, { number: '+254700000002' }],
+		});
+		expect(answer.recipients.map((r) => [r.number, r.status, r.cost])).toEqual([
+			['+254712345678', 'queued', 0.9],
+			['+254700000002', 'queued', 0.9],
+		]);
+		expect(currencyOf(answer.message)).toBe('KES');
+		expect(smsRequests()[0].body).toEqual({
+			source: 'SMS_Leopard',
+			message: 'Sale ends tonight',
+			destination: [{ number: '0712345678' }, { number: '+254700000002' }],
+		});
+	});
+
+	it('sends customized texts with multi and the delivery report URL with its secret', async () => {
+		await env.client.sendSms({
+			source: 'SMS_Leopard',
+			message: 'Dear {name}',
+			multi: true,
+			recipients: [
+				{ number: '+254700000001', message: 'Dear Amina' },
+				{ number: '+254700000002', message: 'Dear Brian' },
+			],
+			statusUrl: 'https://example.com/webhook/sms',
+			statusSecret: 'hook-secret',
+		});
+		expect(smsRequests()[0].body).toMatchObject({
+			multi: true,
+			destination: [
+				{ number: '+254700000001', message: 'Dear Amina' },
+				{ number: '+254700000002', message: 'Dear Brian' },
+			],
+			status_url: 'https://example.com/webhook/sms',
+			status_secret: 'hook-secret',
+		});
+	});
+
+	it.each([
+		[
+			{ statusUrl: 'https://example.com/hook' },
+			'statusSecret',
+			/required when a delivery report URL/,
+		],
+		[{ statusSecret: 'x' }, 'statusUrl', /only used with a delivery report URL/],
+		[{ recipients: [{ number: 'call me' }] }, 'recipients[0].number', /not a valid phone number/],
+		[{ recipients: [] }, 'recipients', /at least one recipient/],
+		[{ multi: true }, 'recipients[0].message', /required when each recipient/],
+		[{ source: ' ' }, 'source', /is required/],
+	])('refuses %j before sending, naming %s', async (change, field, message) => {
+		const error = await caught<SmsLeopardValidationError>(() =>
+			env.client.sendSms({
+				source: 'SMS_Leopard',
+				message: 'Hi',
+				recipients: [{ number: '+254700000001' }],
+				...change,
+			}),
+		);
+		expect(error).toBeInstanceOf(SmsLeopardValidationError);
+		expect(error.field).toBe(field);
+		expect(error.message).toMatch(message);
+		expect(smsRequests()).toHaveLength(0);
+	});
+
+	it('refuses a text over Max Parts, naming the characters that forced UCS-2', async () => {
+		const error = await caught<SmsLeopardValidationError>(() =>
+			env.client.sendSms({
+				source: 'SMS_Leopard',
+				message: 'Don’t miss it! '.repeat(5),
+				recipients: [{ number: '+254700000001' }],
+				maxParts: 1,
+			}),
+		);
+		expect(error.field).toBe('message');
+		expect(error.message).toMatch(/2 parts .*"’" switch the text to UCS-2.*maximum of 1/);
+		expect(smsRequests()).toHaveLength(0);
+	});
+
+	it('never repeats a send whose answer was lost', async () => {
+		env.sandbox.setOptions({ resetRate: 1, resetMode: 'afterHandling' });
+		const error = await caught<SmsLeopardConnectionError>(() =>
+			env.client.sendSms({
+				source: 'SMS_Leopard',
+				message: 'Once only',
+				recipients: [{ number: '+254700000001' }, { number: '+254700000002' }],
+			}),
+		);
+		expect(error).toBeInstanceOf(SmsLeopardConnectionError);
+		expect(error.requestSent).toBe(true);
+		expect(smsRequests()).toHaveLength(1);
+		expect(env.sandbox.state.smsMessages).toHaveLength(2);
+	});
+
+	it('reports wrong credentials as an authentication error without the secret', async () => {
+		const error = await caught(() =>
+			env.clientWith({ apiSecret: 'wrong-secret' }).sendSms({
+				source: 'SMS_Leopard',
+				message: 'Hi',
+				recipients: [{ number: '+254700000001' }],
+			}),
+		);
+		expect(error).toBeInstanceOf(SmsLeopardAuthenticationError);
+		expect(String(error.message)).not.toContain('wrong-secret');
+	});
+});
+
+describe('matching answered recipients to the asked ones', () => {
+	const answered = (...numbers: string[]) =>
+		numbers.map((number, i) => ({ id: `id-${i}`, number, status: 'queued' }));
+
+	it('matches local and international spellings, and repeated numbers in order', () => {
+		const result = matchRecipients(
+			['0712345678', '+254700000002', '254712345678'],
+			answered('+254700000002', '+254712345678', '+254712345678'),
+		);
+		expect(result.map((r) => r?.id)).toEqual(['id-1', 'id-0', 'id-2']);
+	});
+
+	it('leaves a number the answer does not mention unmatched', () => {
+		const result = matchRecipients(['+254700000001', '+254700000002'], answered('+254700000002'));
+		expect(result.map((r) => r?.id)).toEqual([undefined, 'id-0']);
+	});
+});
+
+describe('delivery reports and balance', () => {
+	it('reads a report that changes from queued to DELIVRD', async () => {
+		const answer = await env.client.sendSms({
+			source: 'SMS_Leopard',
+			message: 'Hi',
+			recipients: [{ number: '+254700000001' }],
+		});
+		const id = answer.recipients[0].id;
+		expect((await env.client.getDeliveryReport(id)).status).toBe('queued');
+		let status = 'queued';
+		for (let i = 0; i < 100 && status !== 'DELIVRD'; i++) {
+			await new Promise((resolve) => setTimeout(resolve, 20));
+			status = (await env.client.getDeliveryReport(id)).status;
+		}
+		expect(status).toBe('DELIVRD');
+	});
+
+	it('names an unknown message id and refuses a malformed one before sending', async () => {
+		const missing = await caught(() =>
+			env.client.getDeliveryReport('00000000-0000-4000-8000-000000000000'),
+		);
+		expect(missing).toBeInstanceOf(SmsLeopardNotFoundError);
+		const malformed = await caught<SmsLeopardValidationError>(() =>
+			env.client.getDeliveryReport('../balance'),
+		);
+		expect(malformed.field).toBe('messageId');
+	});
+
+	it('reads the balance with its currency', async () => {
+		expect(await env.client.getBalance()).toMatchObject({
+			balance: SMS_START_BALANCE,
+			currency: 'KES',
+		});
+	});
+});
