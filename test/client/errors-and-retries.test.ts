@@ -96,7 +96,8 @@ describe('retries', () => {
 
 	it('repeats a read (GET) after a 5xx and succeeds once the service recovers', async () => {
 		env.sandbox.setOptions({ failureRate: 1 });
-		const pending = env.client.listSenderNumbers();
+		// A fresh client: the shared one still paces at the rate the 429 tests above slowed it to.
+		const pending = env.clientWith({}).listSenderNumbers();
 		setTimeout(() => env.sandbox.setOptions({ failureRate: 0 }), 30);
 		const senders = await pending;
 		expect(senders.map((item) => item.phone_number_id)).toContain(sender);

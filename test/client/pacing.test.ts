@@ -1,7 +1,11 @@
 import {
-	LEARNED_RATE_MARGIN,
-	MIN_CALLS_TO_LEARN,
+	DECREASE_FACTOR,
+	DECREASE_GAP_MS,
+	DISCOVERY_QUIET_MS,
+	MIN_RATE,
 	Pacer,
+	QUIET_MS,
+	SHARED_PAUSE_MS,
 } from '../../nodes/SmsLeopard/client/pacing';
 
 /** A virtual clock: sleeping moves time forward, so the test measures spacing without waiting. */
@@ -51,72 +55,129 @@ describe('Pacer', () => {
 		expect(await startTimes(pacer, clock, 5)).toEqual([1000, 1250, 1500, 1750, 2000]);
 	});
 
-	it('without a limit, lets calls through until a 429 pause, then holds everyone back', async () => {
+	it('without a limit and before any 429, lets calls through with no spacing', async () => {
 		const clock = virtualClock();
 		const pacer = new Pacer(clock.sleep, { requestsPerSecond: 0, now: clock.now });
-		await pacer.wait();
-		await pacer.wait();
+		await startTimes(pacer, clock, 5);
 		expect(clock.sleeps).toEqual([]);
-		pacer.pause(1500);
-		await pacer.wait();
-		expect(clock.now()).toBe(2500);
+		expect(pacer.adaptiveRate).toBeUndefined();
 	});
 
-	describe('learning the limit from a 429', () => {
-		it('keeps, from then on, under the rate the service had accepted in the second before', async () => {
+	describe('Retry-After waits', () => {
+		it('a long one (a quota or a window) holds every caller back', async () => {
 			const clock = virtualClock();
 			const pacer = new Pacer(clock.sleep, { now: clock.now });
-			// 100 calls in 200 ms, all accepted, then one refused.
-			await answeredCalls(pacer, clock, 100, 2);
-			const refused = await pacer.wait();
-			pacer.finished(refused, 'rateLimited');
+			pacer.pause(SHARED_PAUSE_MS + 500);
+			await pacer.wait();
+			expect(clock.now()).toBe(1000 + SHARED_PAUSE_MS + 500);
+		});
 
-			const expected = 1000 / (LEARNED_RATE_MARGIN * 100);
-			expect(pacer.intervalMs).toBeCloseTo(expected, 6);
+		it('a short one holds back only the refused call: slowing down is enough for the rest', async () => {
+			const clock = virtualClock();
+			const pacer = new Pacer(clock.sleep, { now: clock.now });
+			pacer.pause(SHARED_PAUSE_MS);
+			await pacer.wait();
+			expect(clock.now()).toBe(1000);
+		});
+	});
+
+	describe('adapting the rate (AIMD)', () => {
+		it('on a 429, slows to a share of the rate the service had accepted in the second before', async () => {
+			const clock = virtualClock();
+			const pacer = new Pacer(clock.sleep, { now: clock.now });
+			await answeredCalls(pacer, clock, 100, 2); // 100 calls in 200 ms, all accepted
+			pacer.finished(await pacer.wait(), 'rateLimited');
+			expect(pacer.adaptiveRate).toBeCloseTo(DECREASE_FACTOR * 100, 6);
 			const starts = await startTimes(pacer, clock, 3);
-			expect(starts[1] - starts[0]).toBeCloseTo(expected, 6);
-			expect(starts[2] - starts[1]).toBeCloseTo(expected, 6);
+			expect(starts[1] - starts[0]).toBeCloseTo(1000 / (DECREASE_FACTOR * 100), 6);
 		});
 
-		it('learns nothing from a 429 when too few calls were accepted to tell a rate', async () => {
+		it('slows down once for the calls already under way, and at most once a second', async () => {
 			const clock = virtualClock();
 			const pacer = new Pacer(clock.sleep, { now: clock.now });
-			await answeredCalls(pacer, clock, MIN_CALLS_TO_LEARN - 1, 2);
+			await answeredCalls(pacer, clock, 50, 2);
+			const inFlight = await Promise.all([pacer.wait(), pacer.wait(), pacer.wait()]);
+			for (const ticket of inFlight) pacer.finished(ticket, 'rateLimited');
+			const once = pacer.adaptiveRate;
+			expect(once).toBeCloseTo(DECREASE_FACTOR * 50, 6);
+			// Started after the decrease but within the second: a fixed window still full, say nothing new.
+			clock.advance(DECREASE_GAP_MS - 100);
 			pacer.finished(await pacer.wait(), 'rateLimited');
-			expect(pacer.intervalMs).toBe(0);
+			expect(pacer.adaptiveRate).toBe(once);
+			clock.advance(200);
+			pacer.finished(await pacer.wait(), 'rateLimited');
+			expect(pacer.adaptiveRate).toBeLessThan(once!);
 		});
 
-		it('counts only the calls accepted in the second before the refused one started', async () => {
+		it('after quiet periods, climbs quickly back to the last rate known to pass, then creeps', async () => {
 			const clock = virtualClock();
 			const pacer = new Pacer(clock.sleep, { now: clock.now });
-			await answeredCalls(pacer, clock, 50, 2); // 1000..1100
+			await answeredCalls(pacer, clock, 100, 2);
+			pacer.finished(await pacer.wait(), 'rateLimited'); // 95/s, known to pass
 			clock.advance(1500);
-			await answeredCalls(pacer, clock, 20, 10); // 2600..2800, the only ones within a second
-			pacer.finished(await pacer.wait(), 'rateLimited');
-			expect(pacer.intervalMs).toBeCloseTo(1000 / (LEARNED_RATE_MARGIN * 20), 6);
+			pacer.finished(await pacer.wait(), 'rateLimited'); // nothing accepted since: 90.25/s
+			const low = pacer.adaptiveRate!;
+			expect(low).toBeCloseTo(DECREASE_FACTOR * DECREASE_FACTOR * 100, 6);
+			const rates: number[] = [];
+			for (let i = 0; i < 6; i++) {
+				clock.advance(QUIET_MS);
+				pacer.finished(await pacer.wait(), 'answered');
+				rates.push(pacer.adaptiveRate!);
+			}
+			expect(rates[0]).toBeCloseTo(DECREASE_FACTOR * 100, 6); // recovered in one step
+			// Then small steps, growing only once past the last limit seen (100/s).
+			const steps = rates.slice(1).map((rate, i) => rate - rates[i]);
+			expect(steps[0]).toBeLessThan(0.05 * 100);
+			expect(rates.every((rate, i) => i === 0 || rate > rates[i - 1])).toBe(true);
 		});
 
-		it('never undercuts a limit the user set', async () => {
+		it('a call accepted within the quiet period does not speed up', async () => {
 			const clock = virtualClock();
-			// The user's 50 per second, but the service refuses at 40 in a second: 38 per second from then on.
-			const pacer = new Pacer(clock.sleep, { requestsPerSecond: 50, now: clock.now });
-			await answeredCalls(pacer, clock, 40, 1);
+			const pacer = new Pacer(clock.sleep, { now: clock.now });
+			await answeredCalls(pacer, clock, 40, 2);
 			pacer.finished(await pacer.wait(), 'rateLimited');
-			expect(pacer.intervalMs).toBeCloseTo(1000 / (LEARNED_RATE_MARGIN * 40), 6);
+			const rate = pacer.adaptiveRate;
+			clock.advance(DISCOVERY_QUIET_MS - 10);
+			pacer.finished(await pacer.wait(), 'answered');
+			expect(pacer.adaptiveRate).toBe(rate);
+		});
 
-			// The user's 2 per second and a 429 anyway (another client on the account): still 500 ms.
-			const slow = new Pacer(clock.sleep, { requestsPerSecond: 2, now: clock.now });
-			await answeredCalls(slow, clock, 12, 1);
-			slow.finished(await slow.wait(), 'rateLimited');
-			expect(slow.intervalMs).toBe(500);
+		it('never goes faster than Max Requests per Second, and never slower than MIN_RATE', async () => {
+			const clock = virtualClock();
+			const pacer = new Pacer(clock.sleep, { requestsPerSecond: 2, now: clock.now });
+			await answeredCalls(pacer, clock, 4, 1);
+			expect(pacer.intervalMs).toBe(500);
+			pacer.finished(await pacer.wait(), 'rateLimited');
+			for (let i = 0; i < 40; i++) {
+				clock.advance(DECREASE_GAP_MS);
+				pacer.finished(await pacer.wait(), 'rateLimited');
+			}
+			expect(pacer.adaptiveRate).toBe(MIN_RATE);
+			expect(pacer.intervalMs).toBe(1000 / MIN_RATE);
+		});
+
+		it('applies a slower rate to the very next call, not after every caller already queued', async () => {
+			const clock = virtualClock();
+			const pacer = new Pacer(clock.sleep, { requestsPerSecond: 100, now: clock.now });
+			await answeredCalls(pacer, clock, 5, 1);
+			const first = await pacer.wait();
+			// Ten callers queue at 10 ms spacing; the first call is then refused, again and again.
+			const queued = Array.from({ length: 10 }, () => pacer.wait());
+			for (let i = 0; i < 40; i++) {
+				clock.advance(DECREASE_GAP_MS);
+				pacer.finished(first, 'rateLimited');
+			}
+			await Promise.all(queued);
+			expect(clock.sleeps.some((ms) => ms > 10)).toBe(true);
 		});
 
 		it('connection failures and refusals do not count as accepted calls', async () => {
 			const clock = virtualClock();
 			const pacer = new Pacer(clock.sleep, { now: clock.now });
 			for (let i = 0; i < 30; i++) pacer.finished(await pacer.wait(), 'noAnswer');
-			for (let i = 0; i < 30; i++) pacer.finished(await pacer.wait(), 'rateLimited');
-			expect(pacer.intervalMs).toBe(0);
+			pacer.finished(await pacer.wait(), 'rateLimited');
+			// Nothing accepted, nothing measured: the refused call's backoff does the waiting.
+			expect(pacer.adaptiveRate).toBeUndefined();
 		});
 	});
 

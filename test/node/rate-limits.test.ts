@@ -1,4 +1,4 @@
-import { TEMPLATES } from '../sandbox';
+import { TEMPLATES, type SandboxOptions } from '../sandbox';
 import { type NodeEnv, jsonItems, senderLocator, startNodeEnv, templateLocator } from './support';
 
 let env: NodeEnv;
@@ -38,7 +38,7 @@ describe('rate limits in the real n8n engine', () => {
 		expect(counts.every((count) => count === 1)).toBe(true);
 	}, 30_000);
 
-	it('learns the limit from the first 429s: the rest of the run keeps under it', async () => {
+	it('slows to the limit after the first 429s: the rest of the run keeps under it', async () => {
 		env.sandbox.setOptions({ rateLimitPerSecond: 40 });
 		const { items, error } = await env.run(sendFlow({ concurrency: 10 }), phones(100));
 		expect(error).toBeUndefined();
@@ -47,7 +47,7 @@ describe('rate limits in the real n8n engine', () => {
 		const firstRefused = statuses.indexOf(429);
 		expect(firstRefused).toBeGreaterThan(0);
 		// The first burst: the 10 items in flight when the limit was reached. Without learning, every
-		// second of the run meets the limit again (20 refusals for these 100 items); a stray one allowed.
+		// second of the run meets the limit again (20 refusals for these 100 items); a stray probe allowed.
 		const refusedLater = statuses.slice(firstRefused + 10).filter((status) => status === 429);
 		expect(refusedLater.length).toBeLessThanOrEqual(1);
 	}, 30_000);
@@ -92,4 +92,37 @@ describe('rate limits in the real n8n engine', () => {
 		expect(env.sandbox.requests.length).toBeLessThanOrEqual(10);
 		expect(Object.keys(env.sandbox.state.sendCountByDestination)).toHaveLength(0);
 	});
+});
+
+describe('every limiter model in the real n8n engine: 300 sends at 100/s, defaults', () => {
+	const cases: Array<[string, Partial<SandboxOptions>]> = [
+		['sliding window', { rateLimitModel: 'sliding' }],
+		['fixed windows', { rateLimitModel: 'fixed' }],
+		['token bucket, burst 20', { rateLimitModel: 'tokenBucket', rateLimitBurst: 20 }],
+		['token bucket, Retry-After 0', { rateLimitModel: 'tokenBucket', rateLimitRetryAfter: 'zero' }],
+		['fixed windows, no Retry-After', { rateLimitModel: 'fixed', rateLimitRetryAfter: 'none' }],
+		['sliding window, Retry-After in the past', { rateLimitRetryAfter: 'pastDate' }],
+		[
+			'a limit that drops to 50/s after 1 s',
+			{ rateLimitModel: 'tokenBucket', rateLimitChange: { afterMs: 1000, perSecond: 50 } },
+		],
+	];
+
+	it.each(cases)(
+		'%s: 0 failed, each sent once, few refusals',
+		async (_name, limiter) => {
+			env.sandbox.setOptions({ rateLimitPerSecond: 100, ...limiter });
+			const { items, error } = await env.run(sendFlow({}), phones(300));
+			expect(error).toBeUndefined();
+			expect(items).toHaveLength(300);
+			expect(items.every((item) => typeof item.json.messageId === 'string')).toBe(true);
+			const counts = Object.values(env.sandbox.state.sendCountByDestination);
+			expect(counts).toHaveLength(300);
+			expect(counts.every((count) => count === 1)).toBe(true);
+			// Refusals cost requests, not items: the adaptive rate keeps them to a small share.
+			const sends = env.sandbox.requests.filter((request) => request.path.endsWith('/send'));
+			expect(sends.length).toBeLessThanOrEqual(1.2 * 300);
+		},
+		60_000,
+	);
 });

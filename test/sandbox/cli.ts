@@ -1,12 +1,27 @@
 // `npm run sandbox -- [flags]`: the sandbox as a standalone local service, for demos and manual
 // runs of the node against it. Logs one line per request (never headers or bodies).
 import { startSandbox, type SandboxOptions } from './index';
+import {
+	LIMITER_MODELS,
+	type LimiterModel,
+	RETRY_AFTER_STYLES,
+	type RetryAfterStyle,
+} from './limiters';
 
 const USAGE = `Usage: npm run sandbox -- [flags]
   --chat-port N        chat host port (default 4010)
   --contacts-port N    contacts host port (default 4011)
   --latency MS         added to every answer (default 0)
   --rate-limit N       requests per second per host, beyond it 429 (default none)
+  --rate-limit-model M how the limit is counted: sliding (any 1 s, default), fixed (1 s windows
+                       aligned to the clock), tokenBucket (a bucket of --rate-limit-burst refilled
+                       at N/s) or perMinute (N x 60 per clock minute)
+  --rate-limit-burst N token bucket size (default 20)
+  --rate-limit-retry-after S
+                       Retry-After of rate-limit 429s: seconds (default), none, or the hostile
+                       zero, negative (-1) or pastDate
+  --rate-limit-change-after MS --rate-limit-change-to N
+                       the limit becomes N per second MS after a host's first request
   --failure-rate F     fraction 0..1 of authorised requests answered 500 (default 0)
   --groups N           number of seeded groups (default 25)
   --seed N             seed of the fault RNGs (default 42)
@@ -56,6 +71,35 @@ export function parseArgs(argv: string[]): SandboxOptions {
 				break;
 			case '--rate-limit':
 				options.rateLimitPerSecond = number(flag, value());
+				break;
+			case '--rate-limit-model': {
+				const model = value() as LimiterModel;
+				if (!LIMITER_MODELS.includes(model)) fail(`${flag} needs ${LIMITER_MODELS.join(', ')}`);
+				options.rateLimitModel = model;
+				break;
+			}
+			case '--rate-limit-burst':
+				options.rateLimitBurst = number(flag, value());
+				break;
+			case '--rate-limit-retry-after': {
+				const style = value() as RetryAfterStyle;
+				if (!RETRY_AFTER_STYLES.includes(style)) {
+					fail(`${flag} needs ${RETRY_AFTER_STYLES.join(', ')}`);
+				}
+				options.rateLimitRetryAfter = style;
+				break;
+			}
+			case '--rate-limit-change-after':
+				options.rateLimitChange = {
+					perSecond: options.rateLimitChange?.perSecond ?? Number.NaN,
+					afterMs: number(flag, value()),
+				};
+				break;
+			case '--rate-limit-change-to':
+				options.rateLimitChange = {
+					afterMs: options.rateLimitChange?.afterMs ?? Number.NaN,
+					perSecond: number(flag, value()),
+				};
 				break;
 			case '--failure-rate':
 				options.failureRate = number(flag, value());

@@ -1,5 +1,6 @@
 // Everything a handler may touch, gathered in one object that lives as long as the sandbox.
 import { Faults } from './faults';
+import { LIMITER_MODELS, RETRY_AFTER_STYLES } from './limiters';
 import { SANDBOX_API_KEY, SANDBOX_API_SECRET, FIRST_CREATED_CONTACT_ID } from './seed';
 import { createState, resetState } from './state';
 import type {
@@ -32,6 +33,10 @@ export const DEFAULT_OPTIONS: ResolvedOptions = {
 	channel: 'whatsapp',
 	latencyMs: 0,
 	rateLimitPerSecond: undefined,
+	rateLimitModel: 'sliding',
+	rateLimitBurst: 20,
+	rateLimitRetryAfter: 'seconds',
+	rateLimitChange: null,
 	failureRate: 0,
 	seed: 42,
 	groupCount: 25,
@@ -79,6 +84,16 @@ export function mergeOptions(
 	if (!(merged.latencyMs >= 0)) problems.push('latencyMs');
 	if (merged.rateLimitPerSecond !== undefined && !(merged.rateLimitPerSecond > 0)) {
 		problems.push('rateLimitPerSecond');
+	}
+	if (!LIMITER_MODELS.includes(merged.rateLimitModel)) problems.push('rateLimitModel');
+	if (!(Number.isInteger(merged.rateLimitBurst) && merged.rateLimitBurst >= 1)) {
+		problems.push('rateLimitBurst');
+	}
+	if (!RETRY_AFTER_STYLES.includes(merged.rateLimitRetryAfter))
+		problems.push('rateLimitRetryAfter');
+	const change = merged.rateLimitChange;
+	if (change !== null && !(change.afterMs >= 0 && change.perSecond > 0)) {
+		problems.push('rateLimitChange');
 	}
 	for (const key of FRACTIONS) {
 		if (!(merged[key] >= 0 && merged[key] <= 1)) problems.push(key);

@@ -2,6 +2,7 @@
 // broken JSON and proxy pages. Deterministic (seeded RNG) so a failing test fails the same way every
 // run. Each knob draws from its own stream, once per authorised request whatever the rates, so turning
 // one knob does not shift which requests another knob hits.
+import { Limiter, type LimiterSettings, type Refusal } from './limiters';
 import type { FaultName, HostName, ResolvedOptions } from './types';
 
 /** mulberry32: tiny, fast, good enough for choosing which requests fail. */
@@ -30,7 +31,8 @@ const STREAMS = ['reset', 'resetMode', 'slow', 'malformedJson', 'wrongContentTyp
 type Stream = (typeof STREAMS)[number];
 
 export class Faults {
-	private windows: Record<HostName, number[]> = { chat: [], contacts: [] };
+	/** One limiter per host, made again when a rate-limit option changes. */
+	private limiters: Partial<Record<HostName, { key: string; limiter: Limiter }>> = {};
 	private random: () => number;
 	private streams!: Record<Stream, () => number>;
 
@@ -48,7 +50,7 @@ export class Faults {
 	}
 
 	reset(): void {
-		this.windows = { chat: [], contacts: [] };
+		this.limiters = {};
 		this.random = mulberry32(this.options.seed);
 		this.seedStreams();
 	}
@@ -64,19 +66,33 @@ export class Faults {
 	}
 
 	/**
-	 * Sliding one-second window per host. Only admitted requests occupy the window (a client that
-	 * keeps hammering while limited is not punished further). Returns the Retry-After seconds when
-	 * the request must be refused, otherwise null.
+	 * The rate limit of a host, counted as `rateLimitModel` says (limiters.ts). Only admitted
+	 * requests use up the limit (a client that keeps hammering while limited is not punished
+	 * further). Returns the refusal (its Retry-After header, or null for none), otherwise null.
 	 */
-	admit(host: HostName, now: number): number | null {
-		const limit = this.options.rateLimitPerSecond;
-		const window = this.windows[host].filter((t) => now - t < 1000);
-		this.windows[host] = window;
-		if (limit !== undefined && limit > 0 && window.length >= limit) {
-			return Math.max(1, Math.ceil((window[0] + 1000 - now) / 1000));
+	admit(host: HostName, now: number): Refusal | null {
+		const settings = this.limiterSettings();
+		if (!settings) return null;
+		const key = JSON.stringify(settings);
+		let entry = this.limiters[host];
+		if (entry?.key !== key) {
+			entry = { key, limiter: new Limiter(settings) };
+			this.limiters[host] = entry;
 		}
-		window.push(now);
-		return null;
+		return entry.limiter.admit(now);
+	}
+
+	private limiterSettings(): LimiterSettings | undefined {
+		const { options } = this;
+		const perSecond = options.rateLimitPerSecond;
+		if (perSecond === undefined || !(perSecond > 0)) return undefined;
+		return {
+			model: options.rateLimitModel,
+			perSecond,
+			burst: options.rateLimitBurst,
+			retryAfter: options.rateLimitRetryAfter,
+			change: options.rateLimitChange ?? undefined,
+		};
 	}
 
 	/** Drawn once per authorised request, whatever the rate, so the sequence stays reproducible. */

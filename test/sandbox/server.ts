@@ -119,12 +119,13 @@ async function dispatch(ctx: SandboxContext, def: HostDefinition, ex: Exchange):
 			retryAfter === null ? {} : { 'Retry-After': retryAfter },
 		);
 	}
-	const retryAfter = ctx.faults.admit(def.host, record.receivedAt);
-	if (retryAfter !== null) {
-		const message = `Rate limit of ${ctx.options.rateLimitPerSecond} requests per second exceeded; retry after ${retryAfter} s`;
+	const refusal = ctx.faults.admit(def.host, record.receivedAt);
+	if (refusal !== null) {
+		const { rateLimitPerSecond, rateLimitModel } = ctx.options;
+		const message = `Rate limit of ${rateLimitPerSecond} requests per second (${rateLimitModel}) exceeded; Retry-After: ${refusal.retryAfter ?? 'none'}`;
 		return ex.fail(
 			{ status: 429, code: 'rate_limited', message },
-			{ 'Retry-After': `${retryAfter}` },
+			refusal.retryAfter === null ? {} : { 'Retry-After': refusal.retryAfter },
 		);
 	}
 	const match = def.routes

@@ -1,13 +1,23 @@
 // Shapes shared by every part of the sandbox. The record shapes mirror the specification
 // (service-interface.md sections 2.x) and the provider notes, field names included, so that what the
 // sandbox answers is byte-for-byte what a client has to parse against the real service.
+import type { LimiterModel, RetryAfterStyle } from './limiters';
 
 export interface SandboxOptions {
 	chatPort?: number;
 	contactsPort?: number;
 	channel?: string;
 	latencyMs?: number;
+	/** Requests per second per host beyond which 429 (none when absent); see rateLimitModel. */
 	rateLimitPerSecond?: number;
+	/** How the limit is counted (limiters.ts): sliding (default), fixed, tokenBucket or perMinute. */
+	rateLimitModel?: LimiterModel;
+	/** Token bucket size (default 20): how many requests may come at once. */
+	rateLimitBurst?: number;
+	/** The Retry-After of rate-limit refusals: seconds (default), none, zero, negative or pastDate. */
+	rateLimitRetryAfter?: RetryAfterStyle;
+	/** A limit that changes mid-run: `afterMs` after a host's first request, `perSecond` applies. */
+	rateLimitChange?: { afterMs: number; perSecond: number } | null;
 	failureRate?: number;
 	seed?: number;
 	groupCount?: number;
@@ -60,6 +70,10 @@ export interface ResolvedOptions {
 	channel: string;
 	latencyMs: number;
 	rateLimitPerSecond: number | undefined;
+	rateLimitModel: LimiterModel;
+	rateLimitBurst: number;
+	rateLimitRetryAfter: RetryAfterStyle;
+	rateLimitChange: { afterMs: number; perSecond: number } | null;
 	failureRate: number;
 	seed: number;
 	groupCount: number;

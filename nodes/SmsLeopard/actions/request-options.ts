@@ -27,7 +27,7 @@ export const requestOptionsField: INodeProperties = {
 			default: 0,
 			typeOptions: { minValue: 0 },
 			description:
-				"Never send faster than this; 0 means no limit. Set it a few percent below your account's limit. Without it, the node learns the limit from the first 429 of a run.",
+				"Never send faster than this; 0 means no limit. Set it a few percent below your account's limit. Without it, the node finds the limit itself: it slows down on each 429 and speeds up again after quiet periods.",
 		},
 		{
 			displayName: 'Max Wait on Rate Limit (Seconds)',
@@ -36,7 +36,7 @@ export const requestOptionsField: INodeProperties = {
 			default: 300,
 			typeOptions: { minValue: 0 },
 			description:
-				'When SMSLeopard answers "too many requests", the node waits as it asks, up to this long per item',
+				'When SMSLeopard answers "too many requests", the item waits as it asks (at least a growing backoff), up to this long in all per item',
 		},
 		{
 			displayName: 'Retry Sends After Server Errors',

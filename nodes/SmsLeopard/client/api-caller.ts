@@ -41,6 +41,8 @@ export interface ApiCallerOptions {
 	requestsPerSecond?: number;
 	/** How many calls the caller runs at the same time, so the pacer can spread their starts. */
 	parallelCalls?: number;
+	/** The clock the pacer reads; tests pass a virtual one. */
+	now?: () => number;
 }
 
 function parseBody(body: unknown): { ok: true; value: unknown } | { ok: false } {
@@ -66,6 +68,7 @@ export class ApiCaller {
 		this.pacer = new Pacer(options.sleep, {
 			requestsPerSecond: options.requestsPerSecond,
 			parallelCalls: options.parallelCalls,
+			now: options.now,
 		});
 	}
 

@@ -1,13 +1,17 @@
 /**
- * Decides when each request may start. Three reasons to hold one back, the longest wins:
- * - a requests-per-second limit the user set (accounts with a known limit);
- * - a limit learned from the service: on a 429, the rate the service had just accepted, less a margin,
- *   becomes the spacing for the rest of the run, so parallel items stop running into the limit and
- *   waiting out Retry-After again and again;
- * - with several callers in parallel, a spread: requests start a fraction of a round trip apart
- *   instead of all at once, so their answers do not arrive (and queue for the CPU) in bursts. The
- *   spread stays shorter than round trip / callers, so it never becomes the bottleneck.
- * And while the service has asked to wait (429 Retry-After), every caller waits.
+ * Decides when each request may start. The API documents no rate limit, and gateways limit in
+ * different ways (sliding or fixed windows, token buckets that punish bursts, per-minute quotas), so
+ * the pacer assumes no model. It spaces requests evenly, never in bursts, and adapts the spacing the
+ * way TCP and gRPC's client-side throttling do (AIMD):
+ * - no limit is assumed until the service refuses a call (429);
+ * - on a 429, the rate drops to a fraction of what the service had just accepted (multiplicative
+ *   decrease), at most once per second, since calls already under way were sent at the old rate;
+ * - after a quiet second with no 429, the rate creeps up again (additive increase), quickly back to
+ *   the last rate known to pass, slowly beyond it, so a limit that rises is found again;
+ * - a requests-per-second limit the user set is never exceeded;
+ * - with several callers in parallel, starts are also spread a fraction of a round trip apart, so
+ *   answers do not arrive (and queue for the CPU) in bursts;
+ * - when the service asks for a long wait (more than a second: a quota, not a rate), everyone waits.
  */
 import type { Sleep } from './retry';
 
@@ -25,28 +29,60 @@ export type CallTicket = { startedAt: number };
 /** What a finished call tells the pacer. */
 export type CallOutcome = 'answered' | 'rateLimited' | 'noAnswer';
 
-/** Keep under the rate the service accepted: sliding windows and clock jitter punish exactness. */
-export const LEARNED_RATE_MARGIN = 0.95;
-/** Fewer accepted calls than this in the last second says nothing about the service's limit. */
-export const MIN_CALLS_TO_LEARN = 10;
+/** On a 429, the new rate is this share of the rate the service had been accepting. */
+export const DECREASE_FACTOR = 0.95;
+/** The least time between two decreases: a limiter's window is commonly a second. */
+export const DECREASE_GAP_MS = 1000;
+/**
+ * How long without a 429 before the rate goes up a step: long once a decrease has measured the
+ * limit over a whole second of paced sending; short while the only measure is an opening burst
+ * (which says little: a token bucket passes a small burst at once, then far fewer per second).
+ */
+export const QUIET_MS = 1000;
+export const DISCOVERY_QUIET_MS = 250;
+/** Below the last rate known to pass, climb back by this factor per quiet period. */
+export const RECOVERY_FACTOR = 1.5;
+/**
+ * Beyond it, the first step up is this share of the rate; each further quiet period doubles the
+ * step, so a limit far above (or one that was raised) is found in seconds, while the first steps
+ * stay small enough not to overshoot the limit just found.
+ */
+export const PROBE_SHARE = 0.02;
+/** Never slower than this, whatever the refusals: a quota's window ends some time. */
+export const MIN_RATE = 1;
+/** Waits the service asks for longer than this are a quota or a window: every caller holds back. */
+export const SHARED_PAUSE_MS = 1000;
 /** The spread uses this share of round trip / parallel calls, leaving headroom for jitter. */
 const SPREAD_SHARE = 0.9;
 /** Never spread calls further apart than this, whatever a slow call measured. */
 const MAX_SPREAD_MS = 100;
 const ROUND_TRIP_SAMPLES = 31;
-const ACCEPTED_STARTS_KEPT = 2048;
+const ACCEPTED_STARTS_KEPT = 4096;
 
 export class Pacer {
-	private nextSlotAt = 0;
+	private lastStartAt = -Infinity;
+	/** The caller whose turn it is; the others wait behind it. */
+	private queue: Promise<void> = Promise.resolve();
 	private pausedUntil = 0;
 	private readonly limitIntervalMs: number;
-	private learnedIntervalMs = 0;
+	/** The adaptive rate in requests per second; undefined until the first 429. */
+	private rate: number | undefined;
+	/** The last rate the service was seen to accept, the target of a quick recovery. */
+	private knownGoodRate = 0;
+	/** The rate the service was accepting when it last refused: the limit, as far as we know. */
+	private lastLimit = 0;
+	private lastDecreaseAt = -Infinity;
+	private lastChangeAt = -Infinity;
+	private probeStep = 0;
+	/** When the adaptive rate was first set; a decrease a second after it measured paced sending. */
+	private pacedSince = Infinity;
+	private limitMeasured = false;
 	private readonly parallelCalls: number;
 	private readonly now: () => number;
 	/** Recent round trips, for the spread. */
 	private readonly roundTrips = new RecentValues(ROUND_TRIP_SAMPLES);
 	private spreadMs = 0;
-	/** Start times of recent calls the service accepted, for learning its limit. */
+	/** Start times of recent calls the service accepted, to measure the rate it accepts. */
 	private readonly acceptedStarts = new RecentValues(ACCEPTED_STARTS_KEPT);
 
 	constructor(
@@ -61,44 +97,102 @@ export class Pacer {
 
 	/** The spacing now in force between two starts, in ms. */
 	get intervalMs(): number {
-		return Math.max(this.limitIntervalMs, this.learnedIntervalMs, this.spreadMs);
+		const adaptive = this.rate === undefined ? 0 : 1000 / this.rate;
+		return Math.max(this.limitIntervalMs, adaptive, this.spreadMs);
 	}
 
-	/** Resolves when this caller may send. */
+	/** The adaptive rate in requests per second, undefined while no 429 has been seen. */
+	get adaptiveRate(): number | undefined {
+		return this.rate;
+	}
+
+	/**
+	 * Resolves when this caller may send. Callers go one at a time, each a full interval after the
+	 * previous start, the interval read when its turn comes: slots are not booked ahead, so a change
+	 * of rate applies to the very next call, not after every caller already queued.
+	 */
 	async wait(): Promise<CallTicket> {
+		const turn = this.queue.then(async () => await this.nextStart());
+		this.queue = turn.then(
+			() => undefined,
+			() => undefined,
+		);
+		return await turn;
+	}
+
+	private async nextStart(): Promise<CallTicket> {
 		for (;;) {
 			const now = this.now();
-			const slot = Math.max(now, this.nextSlotAt, this.pausedUntil);
-			const interval = this.intervalMs;
-			if (interval > 0) this.nextSlotAt = slot + interval;
-			if (slot <= now) return { startedAt: now };
+			const slot = Math.max(now, this.lastStartAt + this.intervalMs, this.pausedUntil);
+			if (slot <= now) {
+				this.lastStartAt = now;
+				return { startedAt: now };
+			}
 			await this.sleep(slot - now);
-			// A 429 seen while sleeping moved the pause further: wait again for it.
-			if (this.pausedUntil <= this.now()) return { startedAt: this.now() };
 		}
 	}
 
 	/** Reports how a call that started with `ticket` ended. */
 	finished(ticket: CallTicket, outcome: CallOutcome): void {
-		if (outcome === 'rateLimited') this.learnLimit(ticket.startedAt);
+		if (outcome === 'rateLimited') this.decrease(ticket.startedAt);
 		if (outcome !== 'answered') return;
 		this.acceptedStarts.add(ticket.startedAt);
 		this.recordRoundTrip(this.now() - ticket.startedAt);
+		this.increase();
 	}
 
-	/** Everyone waits at least `ms` from now. */
+	/**
+	 * The service asked a refused call to wait `ms`. Only that call waits, unless the wait is long:
+	 * then the limit is a quota or window that refuses everyone until it ends.
+	 */
 	pause(ms: number): void {
+		if (ms <= SHARED_PAUSE_MS) return;
 		this.pausedUntil = Math.max(this.pausedUntil, this.now() + ms);
 	}
 
-	/** The service refused a call started at `refusedAt`: it had accepted what started the second before. */
-	private learnLimit(refusedAt: number): void {
-		const acceptedLastSecond = this.acceptedStarts.values.filter(
-			(at) => at <= refusedAt && refusedAt - at < 1000,
-		).length;
-		if (acceptedLastSecond < MIN_CALLS_TO_LEARN) return;
-		const interval = 1000 / (LEARNED_RATE_MARGIN * acceptedLastSecond);
-		this.learnedIntervalMs = Math.max(this.learnedIntervalMs, interval);
+	/** A call started at `refusedAt` was refused: slow down to a share of what was being accepted. */
+	private decrease(refusedAt: number): void {
+		const now = this.now();
+		// Calls sent before the last decrease, or within a second of it, say nothing new.
+		if (refusedAt < this.lastDecreaseAt || now - this.lastDecreaseAt < DECREASE_GAP_MS) return;
+		const accepted = this.acceptedRate(refusedAt);
+		// Nothing accepted yet, so nothing to measure: the refused call's own backoff does the waiting.
+		if (accepted === 0 && this.rate === undefined) return;
+		if (refusedAt - this.pacedSince >= 1000) this.limitMeasured = true;
+		this.pacedSince = Math.min(this.pacedSince, now);
+		if (accepted > 0) {
+			this.knownGoodRate = DECREASE_FACTOR * accepted;
+			this.lastLimit = accepted;
+		}
+		const base =
+			this.rate === undefined ? accepted : accepted > 0 ? Math.min(this.rate, accepted) : this.rate;
+		this.rate = Math.max(MIN_RATE, DECREASE_FACTOR * base);
+		this.probeStep = PROBE_SHARE * this.rate;
+		this.lastDecreaseAt = now;
+		this.lastChangeAt = now;
+	}
+
+	/** After a quiet period, go faster: quickly up to the last rate known to pass, then slowly. */
+	private increase(): void {
+		const now = this.now();
+		const quietMs = this.limitMeasured ? QUIET_MS : DISCOVERY_QUIET_MS;
+		if (this.rate === undefined || now - this.lastChangeAt < quietMs) return;
+		if (this.rate < this.knownGoodRate) {
+			this.rate = Math.min(this.knownGoodRate, this.rate * RECOVERY_FACTOR);
+		} else {
+			this.rate += Math.max(MIN_RATE, this.probeStep);
+			// Near the limit just found, creep; past it, the limit has risen: speed up the search.
+			if (this.rate > this.lastLimit) this.probeStep *= 2;
+		}
+		this.lastChangeAt = now;
+		// Far above the user's own limit, which governs anyway: nothing left to adapt.
+		if (this.limitIntervalMs > 0 && 1000 / this.rate < this.limitIntervalMs / 2)
+			this.rate = undefined;
+	}
+
+	/** Calls per second the service accepted in the second before `at`. */
+	private acceptedRate(at: number): number {
+		return this.acceptedStarts.values.filter((t) => t <= at && at - t < 1000).length;
 	}
 
 	private recordRoundTrip(ms: number): void {

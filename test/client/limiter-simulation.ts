@@ -1,0 +1,151 @@
+// Runs the client's real ApiCaller (pacer and retries) against a sandbox limiter model on a virtual
+// clock: thousands of sends in milliseconds, the same result every run, no wall-clock assertions.
+import { z } from 'zod';
+import { ApiCaller } from '../../nodes/SmsLeopard/client/api-caller';
+import { DEFAULT_RETRY } from '../../nodes/SmsLeopard/client/retry';
+import type { Transport } from '../../nodes/SmsLeopard/client/transport';
+import { Limiter, type LimiterSettings } from '../sandbox/limiters';
+
+/** Timers fire in time order; time jumps to the next timer once every promise has settled. */
+export class VirtualClock {
+	now = 0;
+	private timers: { at: number; seq: number; fire: () => void }[] = [];
+	private seq = 0;
+
+	constructor(start = 0) {
+		this.now = start;
+	}
+
+	readonly sleep = async (ms: number): Promise<void> =>
+		await new Promise<void>((fire) => {
+			this.timers.push({ at: this.now + Math.max(0, ms), seq: this.seq++, fire });
+		});
+
+	/** Drives time until `work` settles. */
+	async run<T>(work: Promise<T>): Promise<T> {
+		let settled = false;
+		work.then(
+			() => (settled = true),
+			() => (settled = true),
+		);
+		for (;;) {
+			await new Promise((resolve) => setImmediate(resolve));
+			if (settled) return await work;
+			if (this.timers.length === 0) throw new Error('virtual clock: nothing left to wait for');
+			this.timers.sort((a, b) => a.at - b.at || a.seq - b.seq);
+			const next = this.timers.shift()!;
+			this.now = Math.max(this.now, next.at);
+			next.fire();
+		}
+	}
+}
+
+/** mulberry32, so the retries' jitter is the same every run. */
+export function seededRandom(seed: number): () => number {
+	let a = seed >>> 0;
+	return () => {
+		a = (a + 0x6d2b79f5) >>> 0;
+		let t = a;
+		t = Math.imul(t ^ (t >>> 15), t | 1);
+		t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+		return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+	};
+}
+
+export interface Simulation {
+	limiter: LimiterSettings;
+	sends: number;
+	/** Items in Parallel. */
+	parallel: number;
+	/** Round trip of every request. */
+	latencyMs: number;
+	/** Max Requests per Second (0: none). */
+	requestsPerSecond?: number;
+	/** Max Wait on Rate Limit, per call. */
+	maxWaitMs?: number;
+	/** Virtual time at the start (a fixed window's phase). */
+	startAt?: number;
+}
+
+export interface SimulationResult {
+	elapsedMs: number;
+	failed: number;
+	requests: number;
+	refused: number;
+	/** Sends the service accepted more than once for one item: must stay 0. */
+	doubles: number;
+	/** Start times of every request, for rate checks. */
+	starts: number[];
+	/** Start times of the requests the service refused. */
+	refusedAt: number[];
+}
+
+const sendAnswer = z.object({ id: z.number() });
+
+export async function simulate(sim: Simulation): Promise<SimulationResult> {
+	const clock = new VirtualClock(sim.startAt ?? 0);
+	const limiter = new Limiter(sim.limiter);
+	const accepted = new Map<number, number>();
+	const starts: number[] = [];
+	const refusedAt: number[] = [];
+	const transport: Transport = {
+		async request(request) {
+			starts.push(clock.now);
+			const item = Number(request.url.split('/').pop());
+			const refusal = limiter.admit(clock.now);
+			await clock.sleep(sim.latencyMs);
+			if (refusal) {
+				refusedAt.push(clock.now - sim.latencyMs);
+				const headers = refusal.retryAfter === null ? {} : { 'retry-after': refusal.retryAfter };
+				return { status: 429, headers, body: { message: 'rate limited' } };
+			}
+			accepted.set(item, (accepted.get(item) ?? 0) + 1);
+			return { status: 200, headers: {}, body: { id: item } };
+		},
+	};
+	const caller = new ApiCaller({
+		transport,
+		chatUrl: 'https://chat.example.test',
+		contactsUrl: 'https://api.example.test',
+		sleep: clock.sleep,
+		now: () => clock.now,
+		retry: { ...DEFAULT_RETRY, maxTotalWaitMs: sim.maxWaitMs ?? 300_000 },
+		requestsPerSecond: sim.requestsPerSecond,
+		parallelCalls: sim.parallel,
+	});
+	let failed = 0;
+	let nextItem = 0;
+	const worker = async () => {
+		while (nextItem < sim.sends) {
+			const item = nextItem++;
+			try {
+				await caller.call({
+					operation: 'Send template',
+					host: 'chat',
+					method: 'POST',
+					path: `/send/${item}`,
+					idempotent: false,
+					response: sendAnswer,
+				});
+			} catch {
+				failed += 1;
+			}
+		}
+	};
+	const random = jest.spyOn(Math, 'random').mockImplementation(seededRandom(7));
+	const begin = clock.now;
+	try {
+		await clock.run(Promise.all(Array.from({ length: sim.parallel }, worker)));
+	} finally {
+		random.mockRestore();
+	}
+	return {
+		elapsedMs: clock.now - begin,
+		failed,
+		requests: starts.length,
+		refused: refusedAt.length,
+		refusedAt,
+		doubles: [...accepted.values()].filter((count) => count > 1).length,
+		starts,
+	};
+}

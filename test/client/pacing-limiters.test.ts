@@ -1,0 +1,144 @@
+// The client's pacing and retries against every sandbox limiter model, on a virtual clock: the same
+// code as in n8n (ApiCaller, Pacer, withRetries), the same limiters as the sandbox (limiters.ts).
+// The goal of issue 11: within 1.2 x sends / limit, no item failed, none sent twice.
+import { LIMITER_MODELS, RETRY_AFTER_STYLES, type LimiterModel } from '../sandbox/limiters';
+import { type SimulationResult, simulate } from './limiter-simulation';
+
+const LIMIT = 100;
+const SENDS = 2000;
+const IDEAL_MS = (SENDS / LIMIT) * 1000;
+
+/** The most requests started in any window of `windowMs`. */
+function busiest(starts: number[], windowMs: number): number {
+	const sorted = [...starts].sort((a, b) => a - b);
+	let most = 0;
+	for (let i = 0, j = 0; i < sorted.length; i++) {
+		while (sorted[i] - sorted[j] >= windowMs) j++;
+		most = Math.max(most, i - j + 1);
+	}
+	return most;
+}
+
+function expectGoal(result: SimulationResult, idealMs: number): void {
+	expect(result.failed).toBe(0);
+	expect(result.doubles).toBe(0);
+	expect(result.elapsedMs).toBeLessThanOrEqual(1.2 * idealMs);
+	// Refusals cost requests, not items: a few percent more requests than items at most.
+	expect(result.requests).toBeLessThanOrEqual(1.1 * SENDS);
+}
+
+// Per-second models at 100/s. The per-minute quota is run at 2/s (120 a minute) with 300 sends, so
+// that the quota, not the round trip, is what limits.
+const perSecondModels = LIMITER_MODELS.filter((model) => model !== 'perMinute');
+
+describe.each(perSecondModels)('2,000 sends, limit 100/s, %s', (model: LimiterModel) => {
+	it.each(RETRY_AFTER_STYLES.map((style) => [style]))(
+		'Retry-After %s: within 1.2 x sends / limit, 0 failed, 0 sent twice (10 in parallel)',
+		async (retryAfter) => {
+			const result = await simulate({
+				limiter: { model, perSecond: LIMIT, retryAfter },
+				sends: SENDS,
+				parallel: 10,
+				latencyMs: 20,
+				startAt: 500,
+			});
+			expectGoal(result, IDEAL_MS);
+		},
+	);
+
+	it('50 in parallel: within 1.2 x sends / limit, 0 failed, 0 sent twice', async () => {
+		const result = await simulate({
+			limiter: { model, perSecond: LIMIT, retryAfter: 'seconds' },
+			sends: SENDS,
+			parallel: 50,
+			latencyMs: 20,
+			startAt: 500,
+		});
+		expectGoal(result, IDEAL_MS);
+	});
+
+	it.each([
+		[100, 50],
+		[50, 100],
+	])('a limit that changes from %i/s to %i/s after 10 s', async (from, to) => {
+		const result = await simulate({
+			limiter: { model, perSecond: from, change: { afterMs: 10_000, perSecond: to } },
+			sends: SENDS,
+			parallel: 10,
+			latencyMs: 20,
+			startAt: 500,
+		});
+		const ideal = 10_000 + ((SENDS - 10 * from) / to) * 1000;
+		expectGoal(result, ideal);
+	});
+});
+
+describe('a per-minute quota (120 a minute), 300 sends', () => {
+	it.each(RETRY_AFTER_STYLES.map((style) => [style]))(
+		'Retry-After %s: within 1.2 x sends / limit, 0 failed, 0 sent twice',
+		async (retryAfter) => {
+			const result = await simulate({
+				limiter: { model: 'perMinute', perSecond: 2, retryAfter },
+				sends: 300,
+				parallel: 10,
+				latencyMs: 20,
+				startAt: 500,
+			});
+			expect(result.failed).toBe(0);
+			expect(result.doubles).toBe(0);
+			expect(result.elapsedMs).toBeLessThanOrEqual(1.2 * 150_000);
+			// Items wait out the minute instead of hammering it.
+			expect(result.requests).toBeLessThanOrEqual(2 * 300);
+		},
+	);
+});
+
+describe('Max Requests per Second', () => {
+	it.each(LIMITER_MODELS.map((model) => [model]))(
+		'%s at 100/s, the option at 80: never more than 80 starts in any second, no 429',
+		async (model) => {
+			const result = await simulate({
+				limiter: { model, perSecond: LIMIT },
+				sends: 800,
+				parallel: 50,
+				latencyMs: 20,
+				requestsPerSecond: 80,
+			});
+			expect(busiest(result.starts, 1000)).toBeLessThanOrEqual(80);
+			expect(result.refused).toBe(0);
+			expect(result.failed).toBe(0);
+		},
+	);
+
+	it('the option above the real limit: the adaptive rate still keeps under the limit', async () => {
+		const result = await simulate({
+			limiter: { model: 'tokenBucket', perSecond: LIMIT },
+			sends: SENDS,
+			parallel: 10,
+			latencyMs: 20,
+			requestsPerSecond: 150,
+		});
+		expectGoal(result, IDEAL_MS);
+		expect(busiest(result.starts, 1000)).toBeLessThanOrEqual(150);
+	});
+});
+
+describe('Retry-After 0, -1 or a past date from a gateway that never lets anything through', () => {
+	it.each([['zero'], ['negative'], ['pastDate']] as const)(
+		'%s: each item gives up within Max Wait on Rate Limit after a handful of attempts',
+		async (retryAfter) => {
+			const result = await simulate({
+				// One token, then one more every 1,000 s: nothing else passes for the whole run.
+				limiter: { model: 'tokenBucket', perSecond: 0.001, burst: 1, retryAfter },
+				sends: 3,
+				parallel: 1,
+				latencyMs: 5,
+				maxWaitMs: 10_000,
+			});
+			expect(result.failed).toBe(2);
+			// Growing backoff from 250 ms: about 6 attempts per item in 10 s, not thousands.
+			expect(result.requests).toBeLessThanOrEqual(3 + 2 * 10);
+			expect(result.elapsedMs).toBeLessThanOrEqual(3 * 10_000 + 1000);
+		},
+	);
+});
