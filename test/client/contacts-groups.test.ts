@@ -101,13 +101,25 @@ describe('contacts', () => {
 	});
 
 	it('refuses a contact id that is not a positive whole number', async () => {
-		for (const id of ['abc', 0, -3, 1.5, '12; DROP']) {
+		for (const id of ['abc', 0, -3, 1.5, '12; DROP', '1e21', 1e21, '-1', '0', '', 2 ** 53 + 2]) {
 			const error = await caught<SmsLeopardValidationError>(() =>
 				env.client.deleteContact(id as number),
 			);
 			expect(error.field).toBe('contactId');
 		}
 		expect(env.sandbox.requests).toHaveLength(0);
+	});
+
+	it('keeps an id beyond 2^53 as its exact digits in the path (never a neighbour record)', async () => {
+		for (const id of ['9007199254740993', '12345678901234567', ' 00042 ']) {
+			const error = await caught<SmsLeopardNotFoundError>(() => env.client.deleteContact(id));
+			expect(error).toBeInstanceOf(SmsLeopardNotFoundError);
+		}
+		expect(env.sandbox.requests.map((request) => request.path)).toEqual([
+			'/v1/contacts/9007199254740993',
+			'/v1/contacts/12345678901234567',
+			'/v1/contacts/42',
+		]);
 	});
 });
 

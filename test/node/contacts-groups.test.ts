@@ -92,7 +92,10 @@ describe('Contact > Create and Delete in the real n8n engine', () => {
 			{ resource: 'contact', operation: 'delete', contactId: '={{ $json.id }}' },
 			jsonItems({ id: CONTACTS.amina.id }),
 		);
-		expect(deleted.items[0].json).toMatchObject({ contactId: CONTACTS.amina.id, deleted: true });
+		expect(deleted.items[0].json).toMatchObject({
+			contactId: String(CONTACTS.amina.id),
+			deleted: true,
+		});
 		const again = await env.run(
 			{ resource: 'contact', operation: 'delete', contactId: String(CONTACTS.amina.id) },
 			jsonItems({}),
@@ -109,6 +112,32 @@ describe('Contact > Create and Delete in the real n8n engine', () => {
 			jsonItems({}),
 		);
 		expect(tolerant.items[0].json).toMatchObject({ deleted: false, notFound: true });
+	});
+
+	it('deletes by the exact digits of an id beyond 2^53, and refuses 1e21 naming the field', async () => {
+		const { items } = await env.run(
+			{
+				resource: 'contact',
+				operation: 'delete',
+				contactId: '={{ $json.id }}',
+				options: { ignoreNotFound: true },
+			},
+			jsonItems({ id: '9007199254740993' }, { id: '12345678901234567' }),
+		);
+		expect(items.map((item) => item.json.contactId)).toEqual([
+			'9007199254740993',
+			'12345678901234567',
+		]);
+		expect(env.sandbox.requests.map((request) => request.path)).toEqual([
+			'/v1/contacts/9007199254740993',
+			'/v1/contacts/12345678901234567',
+		]);
+		const refused = await env.run(
+			{ resource: 'contact', operation: 'delete', contactId: '1e21' },
+			jsonItems({}),
+		);
+		expect(refused.error?.message).toContain('"Contact ID" must be a contact id: digits only');
+		expect(env.sandbox.requests).toHaveLength(2);
 	});
 
 	it('reports 403 for a contact of another account, as an error item with Continue On Fail', async () => {

@@ -75,12 +75,13 @@ async function handleCreate(ex: Exchange, ctx: SandboxContext): Promise<void> {
 
 async function handleDelete(ex: Exchange, ctx: SandboxContext): Promise<void> {
 	const raw = ex.params[0];
-	if (!/^[1-9]\d*$/.test(raw) || !Number.isSafeInteger(Number(raw))) {
+	if (!/^[1-9]\d*$/.test(raw)) {
 		const message = `Contact id '${raw}' is not valid: it must be a positive integer`;
 		return ex.fail({ status: 400, code: 'bad_request', message });
 	}
-	const id = Number(raw);
-	const index = ctx.state.contacts.findIndex((c) => c.id === id);
+	// Compared as digits, never through a float: id 9007199254740993 must not find ...992.
+	const id = raw;
+	const index = ctx.state.contacts.findIndex((c) => String(c.id) === id);
 	if (index < 0) {
 		return ex.fail({ status: 404, code: 'not_found', message: `Contact ${id} not found` });
 	}

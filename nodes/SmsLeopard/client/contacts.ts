@@ -1,7 +1,7 @@
 /** Create and delete contacts on {base_url} (spec 2.6, 4.3, 4.5). */
 import { z } from 'zod';
 import type { ApiCall } from './api-caller';
-import { plainText, recordId } from './identifiers';
+import { pathId, plainText, recordId } from './identifiers';
 import { phoneNumberSchema } from './phone-number';
 import { validateInput } from './validation';
 
@@ -98,11 +98,11 @@ export const deleteContactResponseSchema = z
 
 export type DeleteContactResult = z.infer<typeof deleteContactResponseSchema>;
 
-export function checkContactId(id: unknown): number {
-	return validateInput(recordId('a contact id'), id, 'contactId');
+export function checkContactId(id: unknown): string {
+	return validateInput(pathId('a contact id'), id, 'contactId');
 }
 
-export function deleteContactCall(contactId: number): ApiCall<DeleteContactResult> {
+export function deleteContactCall(contactId: string): ApiCall<DeleteContactResult> {
 	return {
 		operation: `Delete contact ${contactId}`,
 		host: 'contacts',

@@ -11,17 +11,48 @@ export function identifier(what: string) {
 		.regex(IDENTIFIER, `must be ${what}: letters, digits, and . _ : - only`);
 }
 
-/** A positive whole number given as a number or as digits (what n8n expressions often produce). */
+const DIGITS = /^\s*\d+\s*$/;
+
+/**
+ * A positive whole number given as a number or as digits (what n8n expressions often produce), for
+ * ids that travel as JSON numbers. Beyond 2^53 a number has already lost digits, so it is refused
+ * rather than silently sent as a neighbour's id.
+ */
 export function recordId(what: string) {
 	return z.preprocess(
-		(value) => (typeof value === 'string' && /^\s*\d+\s*$/.test(value) ? Number(value) : value),
+		(value) => (typeof value === 'string' && DIGITS.test(value) ? Number(value) : value),
 		z
 			.number({
 				required_error: 'is required',
 				invalid_type_error: `must be ${what} (a whole number)`,
 			})
 			.int(`must be ${what} (a whole number)`)
-			.positive(`must be ${what} (1 or more)`),
+			.positive(`must be ${what} (1 or more)`)
+			.refine(Number.isSafeInteger, `must be ${what} of at most 15 digits`),
+	);
+}
+
+/**
+ * An id that travels in a URL path, kept as the string of digits it was given, end to end: a
+ * JavaScript number would turn 9007199254740993 into ...992 and address another record. A number is
+ * accepted only while it is still exact (a safe integer).
+ */
+export function pathId(what: string) {
+	const digits = `must be ${what}: digits only, such as 42`;
+	return z.preprocess(
+		(value) => {
+			if (typeof value === 'number' && Number.isSafeInteger(value)) return String(value);
+			return typeof value === 'string' ? value.trim() : value;
+		},
+		z
+			.string({
+				required_error: 'is required',
+				invalid_type_error: `${digits} (a number beyond 9007199254740991 has lost digits: pass it as text)`,
+			})
+			.min(1, 'is required')
+			.regex(/^\d+$/, digits)
+			.regex(/^0*[1-9]/, `must be ${what} (1 or more)`)
+			.transform((value) => value.replace(/^0+/, '')),
 	);
 }
 

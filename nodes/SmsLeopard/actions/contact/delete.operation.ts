@@ -1,5 +1,6 @@
 /** Contact > Delete: permanent; the contact leaves every group and loses its custom attributes. */
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import { checkContactId } from '../../client/contacts';
 import type { ExecutionState } from '../operation';
 
 const show = { resource: ['contact'], operation: ['delete'] };
@@ -45,5 +46,6 @@ export async function execute(
 	const result = await state.client.deleteContact(contactId, {
 		ignoreNotFound: options.ignoreNotFound === true,
 	});
-	return { contactId: Number(contactId), ...result };
+	// The id as digits, exactly as deleted: a number would lose digits beyond 2^53.
+	return { contactId: checkContactId(contactId), ...result };
 }
