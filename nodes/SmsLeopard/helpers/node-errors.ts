@@ -57,7 +57,7 @@ export function toNodeError(
 	if (error instanceof SmsLeopardConnectionError) {
 		return new NodeApiError(node, { message: error.message, code: error.causeCode } as JsonObject, {
 			message: error.message,
-			description: `Item ${itemIndex}: no answer from SMSLeopard. Check the URLs of the credential and the network.${error.requestSent ? ' The request may have reached the service: check before sending it again.' : ''}${suffix}`,
+			description: `Item ${itemIndex}: no answer from SMSLeopard. Check the URLs of the credential and the network.${error.requestSent ? ' The request may have reached the service: check before sending it again.' : ' The request did not reach the service: it is safe to run again.'}${suffix}`,
 			itemIndex,
 		});
 	}

@@ -32,11 +32,34 @@ const NOT_SENT_CODES = new Set([
 	'ERR_BAD_OPTION_VALUE',
 ]);
 
+const SYSTEM_CODE = /^(E[A-Z0-9_]+|ERR_[A-Z0-9_]+)$/;
+const CODE_IN_TEXT = /\b(E[A-Z]{3,}[A-Z0-9_]*|ERR_[A-Z0-9_]+)\b/;
+
+/** axios names its own timeout ECONNABORTED ("timeout of 5000ms exceeded"). */
+const named = (code: string): string => (code === 'ECONNABORTED' ? 'ETIMEDOUT' : code);
+
+/**
+ * The system error code behind a failed request. n8n wraps axios's error in a NodeApiError whose
+ * `cause` is lost: the code survives only in `httpCode` (n8n files ECONNREFUSED there) and in the
+ * `messages` it kept ("connect ECONNREFUSED 127.0.0.1:1"). A plain error carries `code` and `cause`.
+ */
 function causeCode(error: unknown): string {
 	let current: unknown = error;
 	for (let depth = 0; depth < 4 && current && typeof current === 'object'; depth++) {
-		const code = (current as { code?: unknown }).code;
-		if (typeof code === 'string' && code !== '') return code;
+		const { code, httpCode, messages, message } = current as {
+			code?: unknown;
+			httpCode?: unknown;
+			messages?: unknown;
+			message?: unknown;
+		};
+		for (const candidate of [code, httpCode]) {
+			if (typeof candidate === 'string' && SYSTEM_CODE.test(candidate)) return named(candidate);
+		}
+		const texts = [...(Array.isArray(messages) ? messages : []), message];
+		for (const text of texts) {
+			const found = typeof text === 'string' ? CODE_IN_TEXT.exec(text) : null;
+			if (found) return named(found[1]);
+		}
 		current = (current as { cause?: unknown }).cause;
 	}
 	return 'ECONNECTION';

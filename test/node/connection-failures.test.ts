@@ -1,0 +1,76 @@
+/**
+ * Connection failures through n8n's real httpRequestWithAuthentication. n8n wraps axios's error in a
+ * NodeApiError (the code survives only in its httpCode and messages); the node must still read the
+ * real cause: refused or unknown host = not sent, safe to run again; reset after the request was
+ * written = may have been sent.
+ */
+import net from 'net';
+import { TEMPLATES } from '../sandbox';
+import { type NodeEnv, jsonItems, senderLocator, startNodeEnv, templateLocator } from './support';
+
+let env: NodeEnv;
+beforeAll(async () => {
+	env = await startNodeEnv();
+});
+afterAll(async () => await env.stop());
+
+/** A port with nothing listening: bound, then closed again. */
+async function closedPort(): Promise<number> {
+	const server = net.createServer();
+	await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+	const { port } = server.address() as net.AddressInfo;
+	await new Promise<void>((resolve) => server.close(() => resolve()));
+	return port;
+}
+
+/** The failure item of one send to `chatUrl` (Continue On Fail), and how the node described it. */
+async function failureOf(chatUrl: string) {
+	const parameters = {
+		resource: 'message',
+		operation: 'sendTemplate',
+		senderNumber: senderLocator,
+		template: templateLocator(TEMPLATES.flow.id),
+		destination: '+254700000001',
+		variablesMode: 'define',
+		// No waiting between attempts: a failure that is safe to repeat fails at once.
+		requestOptions: { timeout: 5, maxRateLimitWait: 0 },
+	};
+	const item = await env.run(parameters, jsonItems({}), { continueOnFail: true, chatUrl });
+	expect(item.error).toBeUndefined();
+	const stopped = await env.run(parameters, jsonItems({}), { chatUrl });
+	return {
+		json: item.items[0].json as Record<string, unknown>,
+		description: String((stopped.error as { description?: string } | undefined)?.description),
+	};
+}
+
+describe('connection failures inside n8n (httpRequestWithAuthentication)', () => {
+	it('a refused connection is not sent, and says it is safe to run again', async () => {
+		const { json, description } = await failureOf(`http://127.0.0.1:${await closedPort()}`);
+		expect(json).toMatchObject({ code: 'ECONNREFUSED', mayHaveBeenSent: false });
+		expect(description).toContain('did not reach the service');
+		expect(description).not.toContain('may have reached');
+	});
+
+	it('a host name that does not resolve is not sent', async () => {
+		const { json } = await failureOf('https://api.smsleopard.invalid');
+		expect(json.mayHaveBeenSent).toBe(false);
+		expect(['ENOTFOUND', 'EAI_AGAIN']).toContain(json.code);
+	});
+
+	it('a reset after the request was written may have been sent', async () => {
+		// Reads the request, then drops the connection without an answer (TCP RST).
+		const server = net.createServer((socket) =>
+			socket.once('data', () => socket.resetAndDestroy()),
+		);
+		await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+		const { port } = server.address() as net.AddressInfo;
+		try {
+			const { json, description } = await failureOf(`http://127.0.0.1:${port}`);
+			expect(json).toMatchObject({ code: 'ECONNRESET', mayHaveBeenSent: true });
+			expect(description).toContain('may have reached the service');
+		} finally {
+			server.close();
+		}
+	});
+});
