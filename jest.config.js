@@ -1,11 +1,11 @@
 // Unit and integration tests: the client and the node against the in-process sandbox.
-// The end-to-end suite in real n8n has its own config (jest.e2e.config.js).
+// The end-to-end suite in real n8n (jest.e2e.config.js) and in queue mode (jest.queue.config.js) have their own.
 module.exports = {
 	preset: 'ts-jest',
 	testEnvironment: 'node',
 	roots: ['<rootDir>/test'],
 	testMatch: ['**/*.test.ts'],
-	testPathIgnorePatterns: ['/node_modules/', '/dist/', '/test/e2e/'],
+	testPathIgnorePatterns: ['/node_modules/', '/dist/', '/test/e2e/', '/test/queue/'],
 	transform: {
 		'^.+\\.ts$': ['ts-jest', { diagnostics: false }],
 	},

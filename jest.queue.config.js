@@ -1,0 +1,13 @@
+// The queue-mode suite: real n8n 2.8.4 with Postgres, Redis, a main and two workers, workflows
+// triggered over HTTP against the sandbox. `npm run test:queue` installs n8n first (cached).
+module.exports = {
+	preset: 'ts-jest',
+	testEnvironment: 'node',
+	roots: ['<rootDir>/test/queue'],
+	testMatch: ['**/*.queue.test.ts'],
+	transform: {
+		'^.+\\.ts$': ['ts-jest', { diagnostics: false }],
+	},
+	testTimeout: 300000,
+	maxWorkers: 1,
+};

@@ -1,0 +1,274 @@
+/**
+ * n8n in queue mode, the way self-hosted users scale it: Postgres as the database, Redis as the
+ * queue, one main (`n8n start`: editor, REST API, webhooks, queueing) and workers (`n8n worker`:
+ * they execute). All share N8N_ENCRYPTION_KEY. Each worker has its own user folder with the packed
+ * package installed in `.n8n/nodes` the way n8n installs a community package (n8n's queue-mode docs:
+ * install it on every worker, or set N8N_REINSTALL_MISSING_PACKAGES=true).
+ *
+ * Every process runs in its own process group with its output in a log file of the run folder, so
+ * stop() (and queue:down, from state.json) kills each with its task runner; nothing is left running.
+ */
+import { spawn } from 'child_process';
+import { randomBytes } from 'crypto';
+import { mkdtempSync, openSync, readFileSync, rmSync, writeFileSync } from 'fs';
+import { tmpdir } from 'os';
+import * as path from 'path';
+
+import { ensureN8n, freePort, n8nEnv, prepareUserFolder, type UserFolder } from '../../e2e/harness';
+import {
+	POSTGRES_DATABASE,
+	POSTGRES_USER,
+	type Service,
+	ensurePostgresAndRedis,
+	killGroup,
+	startPostgres,
+	startRedis,
+	stopPostgres,
+	waitForPort,
+} from './services';
+
+export const QUEUE_N8N_VERSION = '2.8.4';
+
+export interface QueueProcess {
+	name: string;
+	pid: number | undefined;
+	log: string;
+	folder: UserFolder;
+	/** Health (workers) or main URL. */
+	url: string;
+}
+
+export interface QueueCluster {
+	runDir: string;
+	mainUrl: string;
+	main: QueueProcess;
+	workers: QueueProcess[];
+	postgres: Service;
+	redis: Service;
+	/** The environment every n8n process shares (database, queue, encryption key, modes). */
+	sharedEnv: Record<string, string>;
+	/** Everything the n8n processes printed, for a failing test's message. */
+	logs(): string;
+	/** Kills every process (SIGKILL, with its task runner) and stops Postgres; safe to call twice. */
+	stop(): void;
+	/** Starts one more worker (e.g. after one was killed). */
+	addWorker(name: string): Promise<QueueProcess>;
+}
+
+export interface QueueOptions {
+	packageTarball: string;
+	workers?: number;
+	n8nVersion?: string;
+	/** Where the run lives; a fresh temp folder when unset. */
+	runDir?: string;
+	/** queue:up: leave everything running when this process exits (queue:down stops it). */
+	keepRunning?: boolean;
+}
+
+export interface QueueState {
+	runDir: string;
+	mainUrl: string;
+	pids: number[];
+	postgresDataDir: string;
+	userFolders: string[];
+}
+
+async function waitFor(
+	what: string,
+	probe: () => Promise<boolean>,
+	alive: () => boolean,
+	log: string,
+	timeoutMs = 120_000,
+): Promise<void> {
+	const deadline = Date.now() + timeoutMs;
+	while (Date.now() < deadline) {
+		if (!alive()) throw new Error(`${what} exited while starting:\n${tail(log)}`);
+		if (await probe().catch(() => false)) return;
+		await new Promise((resolve) => setTimeout(resolve, 300));
+	}
+	throw new Error(`${what} was not ready within ${timeoutMs} ms:\n${tail(log)}`);
+}
+
+function tail(file: string, chars = 4000): string {
+	try {
+		return readFileSync(file, 'utf8').slice(-chars);
+	} catch {
+		return '';
+	}
+}
+
+function isAlive(pid: number | undefined): boolean {
+	if (pid === undefined) return false;
+	try {
+		process.kill(pid, 0);
+		return true;
+	} catch {
+		return false;
+	}
+}
+
+/** True when the REST API answers JSON (while starting, n8n answers every route with text). */
+async function mainReady(url: string): Promise<boolean> {
+	const response = await fetch(`${url}/rest/settings`);
+	if (response.status !== 200) return false;
+	const body = (await response.json().catch(() => undefined)) as { data?: unknown } | undefined;
+	return body?.data !== undefined;
+}
+
+async function workerReady(url: string): Promise<boolean> {
+	const response = await fetch(`${url}/healthz/readiness`);
+	return response.status === 200;
+}
+
+export async function startQueueCluster(options: QueueOptions): Promise<QueueCluster> {
+	const version = options.n8nVersion ?? QUEUE_N8N_VERSION;
+	ensurePostgresAndRedis();
+	ensureN8n(version);
+	const runDir = options.runDir ?? mkdtempSync(path.join(tmpdir(), 'n8n-queue-'));
+	const started: Array<{ stop(): void }> = [];
+	const processes: QueueProcess[] = [];
+	const stopAll = () => {
+		for (const service of started.reverse()) service.stop();
+		started.length = 0;
+	};
+	// A test that throws, a Ctrl-C or jest's exit: kill what we started, synchronously.
+	if (!options.keepRunning) process.once('exit', stopAll);
+
+	try {
+		const postgres = startPostgres(runDir, await freePort());
+		started.push(postgres);
+		const redis = startRedis(runDir, await freePort());
+		started.push(redis);
+		await waitForPort(redis.port);
+
+		const sharedEnv: Record<string, string> = {
+			EXECUTIONS_MODE: 'queue',
+			QUEUE_BULL_REDIS_HOST: '127.0.0.1',
+			QUEUE_BULL_REDIS_PORT: String(redis.port),
+			DB_TYPE: 'postgresdb',
+			DB_POSTGRESDB_HOST: '127.0.0.1',
+			DB_POSTGRESDB_PORT: String(postgres.port),
+			DB_POSTGRESDB_DATABASE: POSTGRES_DATABASE,
+			DB_POSTGRESDB_USER: POSTGRES_USER,
+			DB_POSTGRESDB_PASSWORD: '',
+			N8N_ENCRYPTION_KEY: randomBytes(24).toString('hex'),
+			// Filesystem mode is not supported in queue mode (a file on the main's disk is not on the
+			// worker's); n8n 2.8 defaults to `database` here, set explicitly so the run says so.
+			N8N_DEFAULT_BINARY_DATA_MODE: 'database',
+			OFFLOAD_MANUAL_EXECUTIONS_TO_WORKERS: 'true',
+			N8N_RUNNERS_ENABLED: 'true',
+			N8N_LOG_LEVEL: 'info',
+		};
+
+		const spawnN8n = async (
+			name: string,
+			args: string[],
+			env: Record<string, string>,
+		): Promise<QueueProcess> => {
+			const folder = await prepareUserFolder({
+				n8nVersion: version,
+				packageTarball: options.packageTarball,
+			});
+			const log = path.join(runDir, `${name}.log`);
+			const out = openSync(log, 'a');
+			const child = spawn(folder.n8n.nodeBin, [folder.n8n.n8nBin, ...args], {
+				cwd: folder.root,
+				env: n8nEnv(folder, await freePort(), { ...sharedEnv, ...env }),
+				stdio: ['ignore', out, out],
+				detached: true,
+			});
+			child.unref();
+			started.push({
+				stop: () => {
+					killGroup(child.pid);
+					rmSync(folder.root, { recursive: true, force: true });
+				},
+			});
+			return { name, pid: child.pid, log, folder, url: '' };
+		};
+
+		const mainPort = await freePort();
+		const main = await spawnN8n('main', ['start'], {
+			N8N_PORT: String(mainPort),
+			N8N_LISTEN_ADDRESS: '127.0.0.1',
+			N8N_SECURE_COOKIE: 'false',
+			WEBHOOK_URL: `http://127.0.0.1:${mainPort}/`,
+		});
+		main.url = `http://127.0.0.1:${mainPort}`;
+		processes.push(main);
+		// The main migrates the database first; workers start on a migrated one.
+		await waitFor(
+			'n8n main',
+			() => mainReady(main.url),
+			() => isAlive(main.pid),
+			main.log,
+		);
+
+		const addWorker = async (name: string): Promise<QueueProcess> => {
+			const healthPort = await freePort();
+			const worker = await spawnN8n(name, ['worker', '--concurrency=10'], {
+				QUEUE_HEALTH_CHECK_ACTIVE: 'true',
+				QUEUE_HEALTH_CHECK_PORT: String(healthPort),
+				N8N_WORKER_SERVER_ADDRESS: '127.0.0.1',
+			});
+			worker.url = `http://127.0.0.1:${healthPort}`;
+			await waitFor(
+				name,
+				() => workerReady(worker.url),
+				() => isAlive(worker.pid),
+				worker.log,
+			);
+			processes.push(worker);
+			return worker;
+		};
+		const workers = await Promise.all(
+			Array.from({ length: options.workers ?? 2 }, (_, index) => addWorker(`worker-${index + 1}`)),
+		);
+
+		const state: QueueState = {
+			runDir,
+			mainUrl: main.url,
+			pids: [redis.pid, ...processes.map((entry) => entry.pid)].filter(
+				(pid): pid is number => pid !== undefined,
+			),
+			postgresDataDir: path.join(runDir, 'postgres'),
+			userFolders: processes.map((entry) => entry.folder.root),
+		};
+		writeFileSync(path.join(runDir, 'state.json'), JSON.stringify(state, null, 2));
+
+		return {
+			runDir,
+			mainUrl: main.url,
+			main,
+			workers,
+			postgres,
+			redis,
+			sharedEnv,
+			logs: () =>
+				processes.map((entry) => `--- ${entry.name}\n${tail(entry.log, 3000)}`).join('\n'),
+			stop() {
+				stopAll();
+				process.removeListener('exit', stopAll);
+			},
+			addWorker,
+		};
+	} catch (error) {
+		stopAll();
+		process.removeListener('exit', stopAll);
+		throw error;
+	}
+}
+
+/** queue:down: kills what queue:up recorded and stops its Postgres. */
+export function stopFromState(stateFile: string): QueueState | undefined {
+	let state: QueueState;
+	try {
+		state = JSON.parse(readFileSync(stateFile, 'utf8')) as QueueState;
+	} catch {
+		return undefined;
+	}
+	for (const pid of state.pids) killGroup(pid);
+	stopPostgres(state.postgresDataDir);
+	for (const folder of state.userFolders) rmSync(folder, { recursive: true, force: true });
+	return state;
+}
