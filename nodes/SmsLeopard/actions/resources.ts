@@ -1,6 +1,8 @@
 /** The node's resources, their operations, and the Resource selector. */
 import type { INodeProperties } from 'n8n-workflow';
+import * as account from './account';
 import * as contact from './contact';
+import * as deliveryReport from './deliveryReport';
 import * as group from './group';
 import * as media from './media';
 import * as message from './message';
@@ -16,6 +18,8 @@ export const resources: Record<string, Record<string, Operation>> = {
 	group: group.operations,
 	senderNumber: senderNumber.operations,
 	template: template.operations,
+	deliveryReport: deliveryReport.operations,
+	account: account.operations,
 };
 
 export const resourceSelector: INodeProperties = {
@@ -24,7 +28,9 @@ export const resourceSelector: INodeProperties = {
 	type: 'options',
 	noDataExpression: true,
 	options: [
+		{ name: 'Account', value: 'account' },
 		{ name: 'Contact', value: 'contact' },
+		{ name: 'Delivery Report', value: 'deliveryReport' },
 		{ name: 'Group', value: 'group' },
 		{ name: 'Media', value: 'media' },
 		{ name: 'Message', value: 'message' },
@@ -42,5 +48,7 @@ export const properties: INodeProperties[] = [
 	...group.description,
 	...senderNumber.description,
 	...template.description,
+	...deliveryReport.description,
+	...account.description,
 	requestOptionsField,
 ];

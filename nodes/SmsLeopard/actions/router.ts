@@ -63,7 +63,15 @@ export async function route(this: IExecuteFunctions): Promise<INodeExecutionData
 			}
 		}
 	};
-	await Promise.all(Array.from({ length: workers }, worker));
+	if (handler.executeBatch) {
+		// Batch operations (SMS) group items into requests themselves; outcomes stay per item.
+		const run = { itemCount: items.length, concurrency: workers, stopOnFailure: !continueOnFail };
+		(await handler.executeBatch.call(this, state, run)).forEach((outcome, itemIndex) => {
+			outcomes[itemIndex] = outcome;
+		});
+	} else {
+		await Promise.all(Array.from({ length: workers }, worker));
+	}
 
 	const output: INodeExecutionData[] = [];
 	for (let itemIndex = 0; itemIndex < items.length; itemIndex++) {

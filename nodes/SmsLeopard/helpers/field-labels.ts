@@ -36,6 +36,14 @@ const LABELS: Array<[RegExp, (match: RegExpExecArray) => string]> = [
 	],
 	[/^contactId$/, () => 'Contact ID'],
 	[/^senderId$/, () => 'Sender Number'],
+	[/^source$/, () => 'Sender ID'],
+	[/^message$/, () => 'Message'],
+	[/^recipients(\[\d+\]\.number)?$/, () => 'Recipient'],
+	[/^recipients\[\d+\]\.message$/, () => 'Message'],
+	[/^statusUrl$/, () => 'Delivery Report URL'],
+	[/^statusSecret$/, () => 'Delivery Report Secret'],
+	[/^maxParts$/, () => 'Max Parts per Message'],
+	[/^messageId$/, () => 'Message ID'],
 ];
 
 export function fieldLabel(field: string): string {

@@ -1,7 +1,8 @@
 import type { INodeProperties } from 'n8n-workflow';
+import * as sendSms from './sendSms.operation';
 import * as sendTemplate from './sendTemplate.operation';
 
-export const operations = { sendTemplate };
+export const operations = { sendSms, sendTemplate };
 
 export const description: INodeProperties[] = [
 	{
@@ -12,6 +13,12 @@ export const description: INodeProperties[] = [
 		displayOptions: { show: { resource: ['message'] } },
 		options: [
 			{
+				name: 'Send SMS',
+				value: 'sendSms',
+				description: 'Send an SMS to the recipient of each item, many recipients per request',
+				action: 'Send an SMS',
+			},
+			{
 				name: 'Send Template',
 				value: 'sendTemplate',
 				description: 'Send an approved WhatsApp template to a recipient',
@@ -20,5 +27,6 @@ export const description: INodeProperties[] = [
 		],
 		default: 'sendTemplate',
 	},
+	...sendSms.description,
 	...sendTemplate.description,
 ];

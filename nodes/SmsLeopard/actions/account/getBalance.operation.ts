@@ -1,0 +1,19 @@
+/** Account > Get Balance: what is left to send SMS with, in the account's currency. */
+import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import type { ExecutionState } from '../operation';
+
+export const description: INodeProperties[] = [];
+
+export async function execute(
+	this: IExecuteFunctions,
+	_itemIndex: number,
+	state: ExecutionState,
+): Promise<IDataObject> {
+	const balance = await state.client.getBalance();
+	return {
+		balance: balance.balance,
+		currency: balance.currency ?? null,
+		convertedBalance: balance.converted_balance ?? null,
+		conversionRate: balance.conversion_rate ?? null,
+	};
+}

@@ -1,0 +1,50 @@
+/** Delivery Report > Get: where one sent SMS stands, by the message id its send answered. */
+import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import type { ExecutionState } from '../operation';
+
+const show = { resource: ['deliveryReport'], operation: ['get'] };
+
+export const description: INodeProperties[] = [
+	{
+		displayName: 'Message ID',
+		name: 'messageId',
+		type: 'string',
+		default: '',
+		required: true,
+		placeholder: 'e.g. eb4647b2-2695-4aba-958e-0b39d965f6d0',
+		description:
+			'The message ID of one recipient, as Message > Send SMS outputs it (its messageId field)',
+		displayOptions: { show },
+	},
+];
+
+const DELIVERED = new Set(['DELIVRD', 'DELIVERED']);
+const FAILED = new Set(['UNDELIV', 'UNDELIVERABLE', 'EXPIRED', 'REJECTD', 'REJECTED', 'FAILED']);
+const PENDING = new Set(['QUEUED', 'SENT', 'ACCEPTD', 'ACCEPTED', 'ENROUTE', 'PENDING']);
+
+/** Carrier codes in plain words; the list is open, so an unknown code stays "unknown". */
+export function outcomeOf(status: string): 'delivered' | 'failed' | 'pending' | 'unknown' {
+	const code = status.trim().toUpperCase();
+	if (DELIVERED.has(code)) return 'delivered';
+	if (FAILED.has(code)) return 'failed';
+	if (PENDING.has(code)) return 'pending';
+	return 'unknown';
+}
+
+export async function execute(
+	this: IExecuteFunctions,
+	itemIndex: number,
+	state: ExecutionState,
+): Promise<IDataObject> {
+	const messageId = this.getNodeParameter('messageId', itemIndex, '') as string;
+	const report = await state.client.getDeliveryReport(messageId);
+	const time = typeof report.time === 'number' && report.time > 0 ? report.time : undefined;
+	return {
+		messageId: report.id,
+		status: report.status,
+		outcome: outcomeOf(report.status),
+		reason: report.reason ?? '',
+		time: time ?? null,
+		updatedAt: time ? new Date(time * 1000).toISOString() : null,
+	};
+}

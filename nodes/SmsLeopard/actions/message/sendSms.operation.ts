@@ -1,0 +1,186 @@
+/**
+ * Message > Send SMS: one text for every recipient, or a text customized per recipient from the
+ * item's fields (`multi`). Items go out many per request (Recipients per Request); every item is
+ * checked and its parts counted before the first request, so "Max Parts per Message" and bad numbers
+ * stop the run before anything is sent.
+ */
+import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import { prepareSendSms } from '../../client';
+import { fillPlaceholders } from '../../helpers/fill-placeholders';
+import type { BatchRun, ExecutionState, ItemOutcome } from '../operation';
+import { type SmsItem, planBatches, runBatches, sendBatch } from './sms-batches';
+
+const show = { resource: ['message'], operation: ['sendSms'] };
+export const DEFAULT_RECIPIENTS_PER_REQUEST = 100;
+
+export const description: INodeProperties[] = [
+	{
+		displayName: 'Sender ID',
+		name: 'source',
+		type: 'string',
+		default: '',
+		required: true,
+		placeholder: 'e.g. SMS_Leopard',
+		description: 'The sender ID of your SMSLeopard account that recipients see',
+		displayOptions: { show },
+	},
+	{
+		displayName: 'Recipient',
+		name: 'recipient',
+		type: 'string',
+		default: '',
+		required: true,
+		placeholder: 'e.g. +254712345678',
+		description:
+			'Phone number of the recipient of this item: international format with or without +, or local format',
+		displayOptions: { show },
+	},
+	{
+		displayName: 'Text',
+		name: 'textMode',
+		type: 'options',
+		default: 'same',
+		options: [
+			{
+				name: 'Same Text for Everyone',
+				value: 'same',
+				description: 'Every recipient gets the message as written',
+			},
+			{
+				name: 'Customized per Recipient',
+				value: 'customized',
+				description:
+					'Placeholders such as {name} are filled from the fields of each item (sent with multi: true)',
+			},
+		],
+		displayOptions: { show },
+	},
+	{
+		displayName: 'Message',
+		name: 'message',
+		type: 'string',
+		typeOptions: { rows: 4 },
+		default: '',
+		required: true,
+		placeholder: 'e.g. Dear {name}, your order {orderId} is ready',
+		description:
+			'The SMS text. With "Customized per Recipient", {field} is replaced by that field of the item. One emoji or curly quote makes every part hold 70 characters instead of 160.',
+		displayOptions: { show },
+	},
+	{
+		displayName: 'Options',
+		name: 'smsOptions',
+		type: 'collection',
+		placeholder: 'Add Option',
+		default: {},
+		displayOptions: { show },
+		options: [
+			{
+				displayName: 'Delivery Report Secret',
+				name: 'statusSecret',
+				type: 'string',
+				typeOptions: { password: true },
+				default: '',
+				description:
+					'Required with a Delivery Report URL: a secret of your choosing, to check that reports come from SMSLeopard',
+			},
+			{
+				displayName: 'Delivery Report URL',
+				name: 'statusUrl',
+				type: 'string',
+				default: '',
+				placeholder: 'e.g. https://n8n.example.com/webhook/sms-status',
+				description:
+					'Where SMSLeopard posts delivery reports, for example the URL of an n8n Webhook node',
+			},
+			{
+				displayName: 'Max Parts per Message',
+				name: 'maxParts',
+				type: 'number',
+				typeOptions: { minValue: 1 },
+				default: 1,
+				description:
+					'Refuse, before anything is sent, any item whose text would be sent (and billed) in more parts than this',
+			},
+			{
+				displayName: 'Recipients per Request',
+				name: 'recipientsPerRequest',
+				type: 'number',
+				typeOptions: { minValue: 1, maxValue: 1000 },
+				default: DEFAULT_RECIPIENTS_PER_REQUEST,
+				description:
+					'How many items share one request. If a request gets no answer, its items are reported as maybe sent and never resent.',
+			},
+		],
+	},
+];
+
+interface SmsOptions {
+	statusUrl?: string;
+	statusSecret?: string;
+	maxParts?: number;
+	recipientsPerRequest?: number;
+}
+
+/** Reads, fills and checks one item; throws a field-named error for an item that must not go out. */
+function prepareItem(this: IExecuteFunctions, itemIndex: number): SmsItem {
+	const source = this.getNodeParameter('source', itemIndex, '') as string;
+	const recipient = this.getNodeParameter('recipient', itemIndex, '') as string;
+	const customized = this.getNodeParameter('textMode', itemIndex, 'same') === 'customized';
+	const message = this.getNodeParameter('message', itemIndex, '') as string;
+	const options = this.getNodeParameter('smsOptions', itemIndex, {}) as SmsOptions;
+	const text = customized
+		? fillPlaceholders(message, this.getInputData()[itemIndex].json)
+		: undefined;
+	const prepared = prepareSendSms({
+		source,
+		message,
+		recipients: [{ number: recipient, ...(customized ? { message: text } : {}) }],
+		multi: customized,
+		statusUrl: options.statusUrl || undefined,
+		statusSecret: options.statusSecret || undefined,
+		maxParts: options.maxParts,
+	});
+	const { destination, ...shared } = prepared.body;
+	return { itemIndex, shared, recipient: destination[0], segments: prepared.segments[0] };
+}
+
+export async function executeBatch(
+	this: IExecuteFunctions,
+	state: ExecutionState,
+	run: BatchRun,
+): Promise<Array<ItemOutcome | undefined>> {
+	const outcomes: Array<ItemOutcome | undefined> = new Array(run.itemCount);
+	const ready: SmsItem[] = [];
+	for (let itemIndex = 0; itemIndex < run.itemCount; itemIndex++) {
+		try {
+			ready.push(prepareItem.call(this, itemIndex));
+		} catch (error) {
+			outcomes[itemIndex] = { ok: false, error };
+		}
+	}
+	// Without Continue On Fail, one refused item stops the run before any request.
+	if (run.stopOnFailure && outcomes.some((outcome) => outcome !== undefined)) return outcomes;
+	const options = this.getNodeParameter('smsOptions', 0, {}) as SmsOptions;
+	const size = options.recipientsPerRequest ?? DEFAULT_RECIPIENTS_PER_REQUEST;
+	const batches = planBatches(ready, Math.max(1, Math.floor(size)));
+	await runBatches(
+		batches,
+		run.concurrency,
+		run.stopOnFailure,
+		async (batch) => await sendBatch(state.client, batch),
+		outcomes,
+	);
+	return outcomes;
+}
+
+/** One item alone (the router uses executeBatch; this keeps the Operation contract). */
+export async function execute(
+	this: IExecuteFunctions,
+	itemIndex: number,
+	state: ExecutionState,
+): Promise<IDataObject> {
+	const [outcome] = await sendBatch(state.client, [prepareItem.call(this, itemIndex)]);
+	if (!outcome.ok) throw outcome.error;
+	return outcome.results[0];
+}

@@ -1,0 +1,153 @@
+/**
+ * SMS items go out many per request. Items that share what one request carries (sender ID, text or
+ * pattern, delivery report URL and secret) are grouped in input order and cut into batches; each
+ * answered recipient is matched back to its item. A batch whose answer was lost, unreadable or a 5xx
+ * may have been sent: every item of it is reported "maybe sent", and nothing is sent again.
+ */
+import type { IDataObject } from 'n8n-workflow';
+import {
+	type SendSmsBody,
+	type SmsLeopardClient,
+	type SmsSegments,
+	SmsLeopardConnectionError,
+	SmsLeopardResponseError,
+	SmsLeopardServerError,
+	currencyOf,
+	matchRecipients,
+} from '../../client';
+import type { ItemOutcome } from '../operation';
+
+export interface SmsItem {
+	itemIndex: number;
+	/** The fields every recipient of one request shares. */
+	shared: Omit<SendSmsBody, 'destination'>;
+	recipient: SendSmsBody['destination'][number];
+	segments: SmsSegments;
+}
+
+/** Groups items that can share a request (first-seen order) and cuts each group into batches. */
+export function planBatches(items: SmsItem[], size: number): SmsItem[][] {
+	const groups = new Map<string, SmsItem[]>();
+	for (const item of items) {
+		const key = JSON.stringify(item.shared);
+		const group = groups.get(key) ?? [];
+		group.push(item);
+		groups.set(key, group);
+	}
+	const batches: SmsItem[][] = [];
+	for (const group of groups.values()) {
+		for (let start = 0; start < group.length; start += size) {
+			batches.push(group.slice(start, start + size));
+		}
+	}
+	return batches.sort((a, b) => a[0].itemIndex - b[0].itemIndex);
+}
+
+function itemList(batch: SmsItem[]): string {
+	const indexes = batch.map((item) => item.itemIndex);
+	return indexes.length > 10
+		? `items ${indexes.slice(0, 10).join(', ')} and ${indexes.length - 10} more`
+		: `item${indexes.length > 1 ? 's' : ''} ${indexes.join(', ')}`;
+}
+
+/** True when the service may have acted although the caller got no usable answer. */
+function mayHaveActed(error: unknown): boolean {
+	return (
+		(error instanceof SmsLeopardConnectionError && error.requestSent) ||
+		error instanceof SmsLeopardServerError ||
+		error instanceof SmsLeopardResponseError
+	);
+}
+
+function maybeSent(error: unknown, batch: SmsItem[]): SmsLeopardConnectionError {
+	const cause = error instanceof Error ? error.message : String(error);
+	const code =
+		error instanceof SmsLeopardConnectionError
+			? error.causeCode
+			: error instanceof SmsLeopardServerError || error instanceof SmsLeopardResponseError
+				? `http_${error.status}`
+				: 'unknown';
+	return new SmsLeopardConnectionError(
+		`Maybe sent: no confirmation for the SMS request of ${batch.length} recipient(s) (${itemList(batch)}): ${cause}. ` +
+			'It was not sent again; check the SMSLeopard dashboard or the delivery reports before sending these again',
+		{ requestSent: true, causeCode: code },
+	);
+}
+
+function resultJson(
+	item: SmsItem,
+	answered: { id: string; number?: string; status: string; cost?: number },
+	currency: string | undefined,
+): IDataObject {
+	const { segments } = item;
+	return {
+		recipient: item.recipient.number,
+		number: answered.number ?? item.recipient.number,
+		messageId: answered.id,
+		status: answered.status,
+		parts: segments.parts,
+		encoding: segments.encoding,
+		characters: segments.length,
+		...(segments.nonGsmCharacters.length ? { nonGsmCharacters: segments.nonGsmCharacters } : {}),
+		cost: answered.cost ?? null,
+		currency: currency ?? null,
+	};
+}
+
+/** Sends one batch and answers the outcome of each of its items, in batch order. */
+export async function sendBatch(
+	client: SmsLeopardClient,
+	batch: SmsItem[],
+): Promise<ItemOutcome[]> {
+	const body: SendSmsBody = {
+		...batch[0].shared,
+		destination: batch.map((item) => item.recipient),
+	};
+	let answer;
+	try {
+		answer = await client.sendSms({ body, segments: batch.map((item) => item.segments) });
+	} catch (error) {
+		const failure = mayHaveActed(error) ? maybeSent(error, batch) : error;
+		return batch.map(() => ({ ok: false, error: failure }));
+	}
+	const currency = currencyOf(answer.message);
+	const matched = matchRecipients(
+		batch.map((item) => item.recipient.number),
+		answer.recipients,
+	);
+	return batch.map((item, position) => {
+		const answered = matched[position];
+		if (answered) return { ok: true, results: [resultJson(item, answered, currency)] };
+		return {
+			ok: false,
+			error: new Error(
+				`SMSLeopard accepted the request of item ${item.itemIndex} but did not list ${item.recipient.number} among the recipients ("${answer.message ?? ''}"): it was probably not sent. Check the number and the balance, then send this item again`,
+			),
+		};
+	});
+}
+
+/** Runs the batches `concurrency` at a time; with `stopOnFailure` nothing new starts after one fails. */
+export async function runBatches(
+	batches: SmsItem[][],
+	concurrency: number,
+	stopOnFailure: boolean,
+	send: (batch: SmsItem[]) => Promise<ItemOutcome[]>,
+	outcomes: Array<ItemOutcome | undefined>,
+): Promise<void> {
+	let next = 0;
+	let stopped = false;
+	const worker = async () => {
+		while (!stopped && next < batches.length) {
+			const batch = batches[next++];
+			const settled = await send(batch);
+			settled.forEach((outcome, position) => {
+				outcomes[batch[position].itemIndex] = outcome;
+				if (!outcome.ok && stopOnFailure) stopped = true;
+			});
+		}
+	};
+	await Promise.all(
+		Array.from({ length: Math.max(1, Math.min(concurrency, batches.length)) }, worker),
+	);
+}
