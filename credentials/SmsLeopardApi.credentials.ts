@@ -1,9 +1,4 @@
-import type {
-	IAuthenticateGeneric,
-	ICredentialTestRequest,
-	ICredentialType,
-	INodeProperties,
-} from 'n8n-workflow';
+import type { IAuthenticateGeneric, ICredentialType, INodeProperties } from 'n8n-workflow';
 
 /**
  * SMSLeopard API key and secret, sent with HTTP Basic authentication by n8n itself (never a header
@@ -75,24 +70,7 @@ export class SmsLeopardApi implements ICredentialType {
 		},
 	};
 
-	// Lists one group: a wrong key answers 401, a wrong URL fails to connect or answers something else.
-	test: ICredentialTestRequest = {
-		request: {
-			baseURL: '={{$credentials.contactsUrl.replace(/\\/+$/, "")}}',
-			url: '/v1/groups/fetch',
-			method: 'GET',
-			qs: { page: 1, per: 1 },
-			json: true,
-		},
-		rules: [
-			{
-				type: 'responseSuccessBody',
-				properties: {
-					key: 'success',
-					value: false,
-					message: 'The API key or secret was refused by SMSLeopard',
-				},
-			},
-		],
-	};
+	// No declarative `test` here: n8n would send it without the node's URL rules and follow redirects
+	// with the key and secret. The Test button runs the node's credentialTest method instead
+	// (testedBy in SmsLeopard.node.ts; methods/credentialTest.ts).
 }

@@ -16,6 +16,7 @@ import { randomUUID } from 'node:crypto';
 
 import { Container } from '@n8n/di';
 import {
+	CredentialTestContext,
 	ExecutionLifecycleHooks,
 	ExternalSecretsProxy,
 	LoadOptionsContext,
@@ -333,6 +334,16 @@ export async function callResourceMapping(
 			return true;
 		}),
 	};
+}
+
+/**
+ * The context n8n gives a credential's Test button when a node names a credentialTest method with
+ * testedBy (n8n's CredentialsTester builds exactly this): its helpers are n8n's legacy `request` and
+ * the SSH tunnel functions, nothing else.
+ */
+export function credentialTestContext(): CredentialTestContext {
+	contextsCreated = true;
+	return new CredentialTestContext();
 }
 
 // ---------------------------------------------------------------------------------------------

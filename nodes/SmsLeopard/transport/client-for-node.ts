@@ -1,6 +1,6 @@
 /**
  * Builds the embedded client from the node's SMSLeopard credential. Plain http:// is refused except
- * on loopback hosts, so a typo cannot send the API secret over the network unencrypted.
+ * on loopback hosts (base-url.ts), so a typo cannot send the API secret over the network unencrypted.
  */
 import {
 	type IExecuteFunctions,
@@ -15,13 +15,8 @@ import {
 	type RetryOptions,
 	SmsLeopardClient,
 } from '../client';
+import { readBaseUrl } from './base-url';
 import { CREDENTIAL_TYPE, N8nTransport } from './n8n-transport';
-
-const LOOPBACK_HOSTS = new Set(['localhost', '127.0.0.1', '[::1]', '::1']);
-
-function isLoopback(hostname: string): boolean {
-	return LOOPBACK_HOSTS.has(hostname) || /^127\.\d+\.\d+\.\d+$/.test(hostname);
-}
 
 export function checkBaseUrl(
 	context: IExecuteFunctions | ILoadOptionsFunctions,
@@ -29,31 +24,13 @@ export function checkBaseUrl(
 	value: unknown,
 	fallback: string,
 ): string {
-	const text = typeof value === 'string' && value.trim() !== '' ? value.trim() : fallback;
-	let url: URL;
-	try {
-		url = new URL(text);
-	} catch {
-		throw new NodeOperationError(context.getNode(), `The credential's ${label} is not a URL`, {
-			description: `Open the SMSLeopard credential and set ${label} to a URL such as ${fallback}`,
+	const checked = readBaseUrl(label, value, fallback);
+	if (!checked.ok) {
+		throw new NodeOperationError(context.getNode(), checked.message, {
+			description: checked.description,
 		});
 	}
-	if (url.protocol === 'http:' && !isLoopback(url.hostname)) {
-		throw new NodeOperationError(
-			context.getNode(),
-			`The credential's ${label} uses plain http://`,
-			{
-				description: `Plain http:// would send the API key and secret unencrypted. Use https:// (http:// is accepted only for localhost, such as the local sandbox).`,
-			},
-		);
-	}
-	if (url.protocol !== 'http:' && url.protocol !== 'https:') {
-		throw new NodeOperationError(
-			context.getNode(),
-			`The credential's ${label} must start with https://`,
-		);
-	}
-	return text;
+	return checked.url;
 }
 
 export interface NodeClientSettings {

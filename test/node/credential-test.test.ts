@@ -1,0 +1,118 @@
+/**
+ * The credential's Test button as n8n runs it: the node's credentialTest method (named by testedBy)
+ * called with n8n-core's real CredentialTestContext (test/harness), whose only HTTP helper is n8n's legacy request
+ * (axios underneath). Plain http:// to a non-loopback host is refused before anything is sent, and a
+ * redirect is never followed, so no other address receives the key and secret.
+ */
+import type { ICredentialsDecrypted, INodeCredentialTestResult } from 'n8n-workflow';
+import { SmsLeopard } from '../../nodes/SmsLeopard/SmsLeopard.node';
+import { credentialTestContext } from '../harness';
+import { type Sandbox, startSandbox } from '../sandbox';
+import {
+	type RecordingServer,
+	answerJson,
+	redirectTo,
+	startRecordingServer,
+} from '../support/recording-server';
+
+const node = new SmsLeopard();
+
+async function testCredential(data: Record<string, string>): Promise<INodeCredentialTestResult> {
+	const testedBy = node.description.credentials?.[0]?.testedBy;
+	expect(testedBy).toBe('smsLeopardApiTest');
+	const method = node.methods.credentialTest[testedBy as 'smsLeopardApiTest'];
+	const credential: ICredentialsDecrypted = {
+		id: '1',
+		name: 'SMSLeopard',
+		type: 'smsLeopardApi',
+		data,
+	};
+	return await method.call(credentialTestContext(), credential);
+}
+
+let sandbox: Sandbox;
+const servers: RecordingServer[] = [];
+beforeAll(async () => {
+	sandbox = await startSandbox();
+});
+afterAll(async () => {
+	await sandbox.stop();
+	await Promise.all(servers.map(async (server) => await server.stop()));
+});
+
+async function recorder(answer: Parameters<typeof startRecordingServer>[0]) {
+	const server = await startRecordingServer(answer);
+	servers.push(server);
+	return server;
+}
+
+it('passes with the sandbox credential, after a real call to the contacts host', async () => {
+	const before = sandbox.requests.length;
+	const result = await testCredential({ ...sandbox.credentialData });
+	expect(result).toEqual({ status: 'OK', message: 'Connection successful' });
+	expect(sandbox.requests.slice(before).map((request) => request.path)).toContain(
+		'/v1/groups/fetch',
+	);
+});
+
+it('says the key or secret was refused, without echoing the secret', async () => {
+	const result = await testCredential({
+		...sandbox.credentialData,
+		apiSecret: 'wrong-secret-must-never-show-5521',
+	});
+	expect(result).toEqual({
+		status: 'Error',
+		message: 'The API key or secret was refused by SMSLeopard',
+	});
+});
+
+it('refuses plain http:// to a non-loopback host before sending anything', async () => {
+	const result = await testCredential({
+		...sandbox.credentialData,
+		contactsUrl: 'http://api.example.invalid',
+	});
+	expect(result.status).toBe('Error');
+	expect(result.message).toContain("The credential's Contacts API URL uses plain http://");
+
+	// 0.0.0.0 reaches this machine's loopback listener but is not a loopback name: the rule refuses
+	// it, and the listener proves that no request (so no Authorization) arrived.
+	const listener = await recorder(answerJson(200, { success: true, data: [] }));
+	const viaAnyAddress = await testCredential({
+		...sandbox.credentialData,
+		contactsUrl: `http://0.0.0.0:${listener.port}`,
+	});
+	expect(viaAnyAddress.status).toBe('Error');
+	expect(viaAnyAddress.message).toContain('plain http://');
+	expect(listener.requests).toEqual([]);
+});
+
+it('refuses a plain http:// Chat API URL too, though the test only calls the contacts host', async () => {
+	const result = await testCredential({
+		...sandbox.credentialData,
+		chatUrl: 'http://chat.example.invalid',
+	});
+	expect(result.status).toBe('Error');
+	expect(result.message).toContain("The credential's Chat API URL uses plain http://");
+});
+
+it('does not follow a redirect to another origin: the other origin receives nothing', async () => {
+	const elsewhere = await recorder(answerJson(200, { success: true, data: [] }));
+	// localhost vs 127.0.0.1 and another port: a different origin.
+	const redirecting = await recorder(redirectTo(`http://localhost:${elsewhere.port}`));
+	const result = await testCredential({ ...sandbox.credentialData, contactsUrl: redirecting.url });
+	expect(result.status).toBe('Error');
+	expect(result.message).toContain('redirect (HTTP 302)');
+	expect(redirecting.requests).toHaveLength(1);
+	expect(elsewhere.requests).toEqual([]);
+});
+
+it('tells a host that does not answer from a refused key', async () => {
+	const result = await testCredential({
+		...sandbox.credentialData,
+		contactsUrl: 'http://127.0.0.1:9',
+	});
+	expect(result).toEqual({
+		status: 'Error',
+		message: 'Could not connect to the Contacts API URL (ECONNREFUSED): check the URL',
+	});
+});
