@@ -189,6 +189,53 @@ describe('Message > Send Template in the real n8n engine', () => {
 		expect(env.sends()).toHaveLength(0);
 	});
 
+	it('a failing template listing is never cached as "no template": later items are still checked', async () => {
+		// Six 503s: every attempt of item 0's listing (first try + 5 read retries) fails.
+		env.sandbox.setOptions({ templateListingFailures: 6 });
+		const { items, error } = await env.run(
+			{
+				...base,
+				template: templateLocator(TEMPLATES.bodyOnly.id),
+				variablesMode: 'json',
+				// Body {{1}}, and {{2}} only when the item has an order: item 1 lacks what the template needs.
+				componentList:
+					'={{ JSON.stringify({ components: [{ component_type: "BODY", fields: [{ name: "1", value: $json.name }].concat($json.order ? [{ name: "2", value: $json.order }] : []) }] }) }}',
+				requestOptions: { concurrency: 1 },
+			},
+			jsonItems(
+				{ phone: '+254700200001', name: 'Amina', order: 'A1' },
+				{ phone: '+254700200002', name: 'Baraka' },
+				{ phone: '+254700200003', name: 'Chui', order: 'C3' },
+			),
+			{ continueOnFail: true },
+		);
+		expect(error).toBeUndefined();
+		// Item 0: the listing never answered, so it failed clearly instead of going out unchecked.
+		expect(items[0].json).toMatchObject({ errorKind: 'server', httpStatus: 503 });
+		expect(JSON.stringify(items[0].json)).toContain('Template listing unavailable');
+		// Item 1 asked again, got the listing, and was refused by the template check before sending.
+		expect(JSON.stringify(items[1].json)).toContain('is required by template \\"order_update\\"');
+		expect(items[2].json).toMatchObject({ messageId: expect.any(String) });
+		expect(items[2].json.templateChecked).toBeUndefined();
+		expect(env.sends().map((send) => send.destination)).toEqual(['+254700200003']);
+	}, 40_000);
+
+	it('an account without the template listing: sent unchecked, and the output says so', async () => {
+		env.sandbox.setOptions({ noTemplateListing: true });
+		const { items, error } = await env.run(
+			{
+				...base,
+				template: templateLocator(TEMPLATES.bodyOnly.id),
+				variablesMode: 'json',
+				componentList:
+					'={{ JSON.stringify({ components: [{ component_type: "BODY", fields: [{ name: "1", value: "Amina" }, { name: "2", value: "A1" }] }] }) }}',
+			},
+			jsonItems({ phone: '+254700200001' }),
+		);
+		expect(error).toBeUndefined();
+		expect(items[0].json).toMatchObject({ messageId: expect.any(String), templateChecked: false });
+	});
+
 	it('Continue On Fail: a bad item becomes an error item, the others are sent', async () => {
 		const { items, error } = await env.run(
 			{

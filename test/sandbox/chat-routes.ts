@@ -55,6 +55,15 @@ export function chatHost(channel: string): HostDefinition {
 				pattern: /^\/v1\/phone_number_ids\/([^/]+)\/templates$/,
 				methods: {
 					GET: async (ex, ctx) => {
+						if (ctx.options.noTemplateListing) {
+							const message = `No endpoint ${ex.record.path} (sandbox noTemplateListing)`;
+							return ex.fail({ status: 404, code: 'not_found', message });
+						}
+						if (ctx.options.templateListingFailures > 0) {
+							ctx.options.templateListingFailures -= 1;
+							const message = 'Template listing unavailable (sandbox templateListingFailures)';
+							return ex.fail({ status: 503, code: 'service_unavailable', message });
+						}
 						const sender = senderByRecordId(ctx.state, ex.params[0]);
 						if (!sender.ok) return ex.fail(sender.problem);
 						return ex.reply(200, ctx.state.templates[sender.value.id] ?? []);

@@ -52,6 +52,8 @@ export const DEFAULT_OPTIONS: ResolvedOptions = {
 	wrongContentTypeRate: 0,
 	burst429: 0,
 	burst429RetryAfter: '1',
+	templateListingFailures: 0,
+	noTemplateListing: false,
 	smsDeliveryMs: 2000,
 };
 
@@ -103,6 +105,9 @@ export function mergeOptions(
 	}
 	if (!(merged.slowMs >= 0 && Number.isFinite(merged.slowMs))) problems.push('slowMs');
 	if (!isNonNegativeInteger(merged.burst429)) problems.push('burst429');
+	if (!isNonNegativeInteger(merged.templateListingFailures)) {
+		problems.push('templateListingFailures');
+	}
 	if (merged.burst429RetryAfter !== null && typeof merged.burst429RetryAfter !== 'string') {
 		problems.push('burst429RetryAfter');
 	}

@@ -47,6 +47,10 @@ export interface SandboxOptions {
 	 * or a date in the past; null sends none.
 	 */
 	burst429RetryAfter?: string | null;
+	/** The next N template listings (GET /v1/phone_number_ids/{id}/templates) answer 503. */
+	templateListingFailures?: number;
+	/** An account without the template listing (not in the specification): it answers 404. */
+	noTemplateListing?: boolean;
 	/** After this many ms an SMS is delivered (or not); half-way it is `sent`. Default 2000. */
 	smsDeliveryMs?: number;
 }
@@ -89,6 +93,8 @@ export interface ResolvedOptions {
 	wrongContentTypeRate: number;
 	burst429: number;
 	burst429RetryAfter: string | null;
+	templateListingFailures: number;
+	noTemplateListing: boolean;
 	smsDeliveryMs: number;
 }
 

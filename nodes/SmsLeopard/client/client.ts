@@ -51,10 +51,9 @@ import {
 	templatesCall,
 } from './templates';
 import {
-	SmsLeopardAuthenticationError,
 	SmsLeopardBadRequestError,
 	SmsLeopardNotFoundError,
-	SmsLeopardValidationError,
+	SmsLeopardResponseError,
 } from './errors';
 import type { Transport } from './transport';
 import { recordId } from './identifiers';
@@ -214,8 +213,10 @@ export class SmsLeopardClient {
 
 	/**
 	 * The described templates of a sender number, by `phone_number_id`, for checking sends. The
-	 * listing is not in the specification: when it is unavailable the answer is undefined, and sends
-	 * go unchecked. A wrong sender or wrong credentials are still errors.
+	 * listing is not in the specification: when the account has no such endpoint (404) or answers it
+	 * in another shape, the answer is undefined and sends go unchecked. A failure that may pass (5xx,
+	 * lost connection, rate limit: already retried as reads are) is thrown, so the item fails with
+	 * nothing sent rather than going out unchecked; so are a wrong sender and wrong credentials.
 	 */
 	async templateCatalog(
 		phoneNumberId: string,
@@ -228,12 +229,9 @@ export class SmsLeopardClient {
 			return new Map(outcome.value.map((template) => [template.id, describeTemplate(template)]));
 		}
 		const { error } = outcome;
-		if (
-			error instanceof SmsLeopardValidationError ||
-			error instanceof SmsLeopardAuthenticationError
-		) {
-			throw error;
-		}
+		const unavailable =
+			error instanceof SmsLeopardNotFoundError || error instanceof SmsLeopardResponseError;
+		if (!unavailable) throw error;
 		return undefined;
 	}
 

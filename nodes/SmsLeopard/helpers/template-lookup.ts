@@ -1,7 +1,8 @@
 /**
  * The template an item sends, described, so it can be checked before sending. Listed once per sender
- * per execution. The listing is not in the specification: when it is unavailable the send goes ahead
- * unchecked and the service has the last word.
+ * per execution. The listing is not in the specification: when the account has none the send goes
+ * ahead unchecked and the service has the last word. A listing that failed is never kept: the next
+ * item asks again, so one passing outage cannot wave the rest of the run through unchecked.
  */
 import { SmsLeopardValidationError, type TemplateDescription } from '../client';
 import type { ExecutionState } from '../actions/operation';

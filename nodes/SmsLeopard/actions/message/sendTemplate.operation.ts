@@ -318,6 +318,8 @@ export async function execute(
 		templateId,
 		phoneNumberId,
 		...(mediaId ? { mediaId } : {}),
+		// Said only when it happened: the account has no template listing, so the service alone checked.
+		...(template ? {} : { templateChecked: false }),
 		...(uploaded ? { media: { ...uploaded } as IDataObject } : {}),
 		recipients: result.recipients as IDataObject[],
 	};
