@@ -180,6 +180,14 @@ describe('Message > Send SMS in the real n8n engine', () => {
 		]);
 	});
 
+	it('treats a 5xx answer as maybe sent too, without repeating the request', async () => {
+		env.sandbox.setOptions({ failureRate: 1 });
+		const { items } = await env.run(sendSms(), customers, { continueOnFail: true });
+		expect(smsSends()).toHaveLength(1);
+		expect(items.map((item) => item.json.mayHaveBeenSent)).toEqual([true, true, true]);
+		expect(items[0].json.error).toMatch(/answered HTTP 500/);
+	});
+
 	it('without Continue On Fail stops after a lost answer and says the items may have been sent', async () => {
 		env.sandbox.setOptions({ resetRate: 1, resetMode: 'afterHandling' });
 		const { error } = await env.run(
@@ -191,9 +199,7 @@ describe('Message > Send SMS in the real n8n engine', () => {
 		);
 		expect(smsSends()).toHaveLength(1);
 		expect(error?.message).toMatch(/^Maybe sent: .*\(item 0\)/);
-		expect(error?.description).toMatch(
-			/may have reached the service: check before sending it again/,
-		);
+		expect(error?.description).toMatch(/Item 0 may have been sent .*it was not sent again/);
 	});
 });
 

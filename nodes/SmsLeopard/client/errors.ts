@@ -151,3 +151,13 @@ export class SmsLeopardResponseError extends SmsLeopardError {
 		this.issues = issues;
 	}
 }
+
+/**
+ * A request of many recipients (SMS) whose answer was lost, unreadable or a 5xx: the service may have
+ * sent it. Never repeated; the message names the items so the user can check before resending.
+ */
+export class SmsLeopardUnconfirmedError extends SmsLeopardConnectionError {
+	constructor(message: string, causeCode: string) {
+		super(message, { requestSent: true, causeCode });
+	}
+}

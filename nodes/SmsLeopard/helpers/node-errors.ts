@@ -14,6 +14,7 @@ import {
 	SmsLeopardApiError,
 	SmsLeopardConnectionError,
 	SmsLeopardResponseError,
+	SmsLeopardUnconfirmedError,
 	SmsLeopardValidationError,
 } from '../client';
 import { fieldLabel } from './field-labels';
@@ -52,6 +53,14 @@ export function toNodeError(
 			description: `Item ${itemIndex}: SMSLeopard answered HTTP ${error.status} (${error.code}): ${error.apiMessage}${suffix}`,
 			httpCode: String(error.status),
 			itemIndex,
+		});
+	}
+	if (error instanceof SmsLeopardUnconfirmedError) {
+		// Its own message names the items that may have gone out; n8n's wording for the network code
+		// must not replace it.
+		return new NodeOperationError(node, error.message, {
+			itemIndex,
+			description: `Item ${itemIndex} may have been sent (code ${error.causeCode}); it was not sent again.${suffix}`,
 		});
 	}
 	if (error instanceof SmsLeopardConnectionError) {

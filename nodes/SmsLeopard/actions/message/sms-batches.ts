@@ -12,6 +12,7 @@ import {
 	SmsLeopardConnectionError,
 	SmsLeopardResponseError,
 	SmsLeopardServerError,
+	SmsLeopardUnconfirmedError,
 	currencyOf,
 	matchRecipients,
 } from '../../client';
@@ -59,18 +60,21 @@ function mayHaveActed(error: unknown): boolean {
 	);
 }
 
-function maybeSent(error: unknown, batch: SmsItem[]): SmsLeopardConnectionError {
-	const cause = error instanceof Error ? error.message : String(error);
-	const code =
+function maybeSent(error: unknown, batch: SmsItem[]): SmsLeopardUnconfirmedError {
+	// In words, not the network code: n8n replaces any message holding a code (ECONNRESET, ...) by
+	// its generic text, which would lose the items named here. The code travels separately.
+	const [reason, code] =
 		error instanceof SmsLeopardConnectionError
-			? error.causeCode
-			: error instanceof SmsLeopardServerError || error instanceof SmsLeopardResponseError
-				? `http_${error.status}`
-				: 'unknown';
-	return new SmsLeopardConnectionError(
-		`Maybe sent: no confirmation for the SMS request of ${batch.length} recipient(s) (${itemList(batch)}): ${cause}. ` +
+			? ['the connection was lost after the request went out', error.causeCode]
+			: error instanceof SmsLeopardServerError
+				? [`SMSLeopard answered HTTP ${error.status} (${error.apiMessage})`, `http_${error.status}`]
+				: error instanceof SmsLeopardResponseError
+					? [`the answer (HTTP ${error.status}) could not be read`, `http_${error.status}`]
+					: ['no usable answer', 'unknown'];
+	return new SmsLeopardUnconfirmedError(
+		`Maybe sent: no confirmation for the SMS request of ${batch.length} recipient(s) (${itemList(batch)}): ${reason}. ` +
 			'It was not sent again; check the SMSLeopard dashboard or the delivery reports before sending these again',
-		{ requestSent: true, causeCode: code },
+		code,
 	);
 }
 
