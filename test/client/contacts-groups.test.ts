@@ -1,5 +1,6 @@
 import {
 	SmsLeopardBadRequestError,
+	SmsLeopardError,
 	SmsLeopardNotFoundError,
 	SmsLeopardPermissionError,
 	SmsLeopardValidationError,
@@ -159,6 +160,27 @@ describe('groups', () => {
 		const groups = await env.client.getAllGroups({ per: 10 });
 		expect(groups.map((group) => group.id)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10]);
 		expect(env.sandbox.requests).toHaveLength(2);
+	});
+});
+
+describe('groups from a listing whose next_page never ends', () => {
+	it('stops at the first page that brings no new group, each group once', async () => {
+		env.sandbox.setOptions({ runawayPagination: 'repeat' });
+		const groups = await env.client.getAllGroups({ per: 10 });
+		expect(groups.map((group) => group.id)).toEqual(Array.from({ length: 25 }, (_, i) => i + 1));
+		expect(env.sandbox.requests).toHaveLength(4);
+	});
+
+	it('fails clearly once pages run past what the first page announced (3, plus 2 of slack)', async () => {
+		env.sandbox.setOptions({ runawayPagination: 'fresh' });
+		const error = await caught<SmsLeopardError>(() => env.client.getAllGroups({ per: 10 }));
+		expect(error).toBeInstanceOf(SmsLeopardError);
+		expect(error.message).toBe(
+			'Fetch groups: the service kept announcing a next page after 5 pages (its first page said 3), ' +
+				'so the listing was stopped with 45 groups read. Check that the credential points at the ' +
+				'SMSLeopard API hosts, or turn off Return All and set a Limit',
+		);
+		expect(env.sandbox.requests).toHaveLength(5);
 	});
 });
 

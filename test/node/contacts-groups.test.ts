@@ -168,6 +168,29 @@ describe('Group > Get Many', () => {
 		expect(env.sandbox.requests.map((request) => request.query.page)).toEqual(['1', '2', '3']);
 	});
 
+	it('Return All against a next_page that never ends: each group once, a bounded number of requests', async () => {
+		env.sandbox.setOptions({ runawayPagination: 'repeat' });
+		const repeated = await env.run(
+			{ resource: 'group', operation: 'getAll', returnAll: true },
+			jsonItems({}),
+		);
+		expect(repeated.error).toBeUndefined();
+		expect(new Set(repeated.items.map((item) => item.json.id)).size).toBe(230);
+		expect(repeated.items).toHaveLength(230);
+		expect(env.sandbox.requests).toHaveLength(4);
+
+		env.sandbox.reset();
+		env.sandbox.setOptions({ runawayPagination: 'fresh' });
+		const fresh = await env.run(
+			{ resource: 'group', operation: 'getAll', returnAll: true },
+			jsonItems({}),
+		);
+		expect(fresh.error?.message).toContain(
+			'the service kept announcing a next page after 5 pages (its first page said 3)',
+		);
+		expect(env.sandbox.requests).toHaveLength(5);
+	});
+
 	it('Limit stops early', async () => {
 		const { items } = await env.run(
 			{ resource: 'group', operation: 'getAll', returnAll: false, limit: 7 },

@@ -26,6 +26,7 @@ const USAGE = `Usage: npm run sandbox -- [flags]
   --groups N           number of seeded groups (default 25)
   --seed N             seed of the fault RNGs (default 42)
   --ignore-page-param  answer page 1 whatever ?page= says
+  --runaway-pagination M  next_page never ends: repeat (known groups, shuffled) or fresh (new ids)
   --reset-rate F       fraction 0..1 of authorised requests whose socket is destroyed unanswered
   --reset-mode M       beforeHandling (nothing acted on, default), afterHandling (acted on, e.g.
                        the message recorded as sent, then reset) or mixed (each reset 50/50)
@@ -148,6 +149,14 @@ export function parseArgs(argv: string[]): SandboxOptions {
 			case '--ignore-page-param':
 				options.ignorePageParam = true;
 				break;
+			case '--runaway-pagination': {
+				const mode = value();
+				if (mode !== 'off' && mode !== 'repeat' && mode !== 'fresh') {
+					fail(`${flag} needs off, repeat or fresh`);
+				}
+				options.runawayPagination = mode;
+				break;
+			}
 			case '--help':
 				console.log(USAGE);
 				process.exit(0);

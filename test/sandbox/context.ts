@@ -43,6 +43,7 @@ export const DEFAULT_OPTIONS: ResolvedOptions = {
 	defaultPerPage: 10,
 	maxPerPage: 100,
 	ignorePageParam: false,
+	runawayPagination: 'off',
 	contactCreateMode: 'upsert',
 	resetRate: 0,
 	resetMode: 'beforeHandling',
@@ -117,6 +118,9 @@ export function mergeOptions(
 	if (!(Number.isInteger(merged.maxPerPage) && merged.maxPerPage >= 1)) problems.push('maxPerPage');
 	if (!(Number.isInteger(merged.defaultPerPage) && merged.defaultPerPage >= 1)) {
 		problems.push('defaultPerPage');
+	}
+	if (!['off', 'repeat', 'fresh'].includes(merged.runawayPagination)) {
+		problems.push('runawayPagination');
 	}
 	if (!['upsert', 'duplicate'].includes(merged.contactCreateMode)) {
 		problems.push('contactCreateMode');

@@ -117,6 +117,32 @@ describe('groups listing', () => {
 		expect((await fetchGroups('?page=2')).body.pagination.page).toBe(2);
 	});
 
+	it('runawayPagination repeat: next_page never ends, later pages hold known groups in new orders', async () => {
+		sb.setOptions({ runawayPagination: 'repeat' });
+		expect((await fetchGroups('?page=3')).body.pagination).toMatchObject({ next_page: 4 });
+		const pages = await Promise.all([4, 5, 6].map((page) => fetchGroups(`?page=${page}`)));
+		const ids = pages.map((res) => res.body.groups.map((group: { id: number }) => group.id));
+		for (const page of pages)
+			expect(page.body.pagination).toMatchObject({ count: 25, num_pages: 3 });
+		expect(pages.map((res) => res.body.pagination.next_page)).toEqual([5, 6, 7]);
+		for (const list of ids) {
+			expect(list).toHaveLength(10);
+			expect(list.every((id: number) => id >= 1 && id <= 25)).toBe(true);
+		}
+		expect(new Set(ids.map((list) => list.join(','))).size).toBe(3);
+	});
+
+	it('runawayPagination fresh: pages past the last bring made-up groups with new ids', async () => {
+		sb.setOptions({ runawayPagination: 'fresh' });
+		const fourth = await fetchGroups('?page=4');
+		const fifth = await fetchGroups('?page=5');
+		expect(fourth.body.groups.map((group: { id: number }) => group.id)).toEqual(
+			Array.from({ length: 10 }, (_, i) => 56 + i),
+		);
+		expect(fifth.body.groups[0].id).toBe(66);
+		expect(fifth.body.pagination).toMatchObject({ count: 25, num_pages: 3, next_page: 6 });
+	});
+
 	it('reset restores the start options and the seeded groups', async () => {
 		sb.setOptions({ groupCount: 2, ignorePageParam: true });
 		sb.reset();

@@ -24,6 +24,12 @@ export interface SandboxOptions {
 	defaultPerPage?: number;
 	maxPerPage?: number;
 	ignorePageParam?: boolean;
+	/**
+	 * A hostile group listing whose `next_page` never ends (always page + 1): past the last real page,
+	 * `repeat` answers groups already served, in an order that changes every page (no new ids);
+	 * `fresh` answers made-up groups with new ids every page. `count` and `num_pages` stay honest.
+	 */
+	runawayPagination?: RunawayPagination;
 	contactCreateMode?: 'upsert' | 'duplicate';
 	/** Fraction 0..1 of authorised requests whose socket is destroyed without an answer. */
 	resetRate?: number;
@@ -55,6 +61,8 @@ export interface SandboxOptions {
 	smsDeliveryMs?: number;
 }
 
+export type RunawayPagination = 'off' | 'repeat' | 'fresh';
+
 export type ResetMode = 'beforeHandling' | 'afterHandling' | 'mixed';
 
 /** The injected fault a request met, recorded on its RecordedRequest. */
@@ -84,6 +92,7 @@ export interface ResolvedOptions {
 	defaultPerPage: number;
 	maxPerPage: number;
 	ignorePageParam: boolean;
+	runawayPagination: RunawayPagination;
 	contactCreateMode: 'upsert' | 'duplicate';
 	resetRate: number;
 	resetMode: ResetMode;

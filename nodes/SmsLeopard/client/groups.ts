@@ -5,6 +5,7 @@
  */
 import { z } from 'zod';
 import type { ApiCall, ApiCaller } from './api-caller';
+import { SmsLeopardError } from './errors';
 import { validateInput } from './validation';
 
 const nullableText = z.string().nullish();
@@ -88,33 +89,63 @@ export function groupsPageCall(request: GroupsPageRequest = {}): ApiCall<GroupsP
 }
 
 const DEFAULT_MAX_PAGES = 10_000;
+/** Pages allowed beyond what the first page announced: groups created while paging shift pages. */
+const EXTRA_PAGES = 2;
 
-function pageSignature(groups: Group[]): string {
-	return groups.map((group) => group.id).join(',');
+/** Pages the first answer says there are (num_pages, or count / per), when it says so. */
+function announcedPages(first: GroupsPage, per: number | undefined): number | undefined {
+	const pagination = first.pagination;
+	if (!pagination) return undefined;
+	if (typeof pagination.num_pages === 'number' && pagination.num_pages >= 0) {
+		return pagination.num_pages;
+	}
+	const size = pagination.per ?? per ?? first.groups.length;
+	if (typeof pagination.count === 'number' && pagination.count >= 0 && size > 0) {
+		return Math.ceil(pagination.count / size);
+	}
+	return undefined;
 }
 
-/** Yields every group, page after page, until the last page, the limit, or a repeated page. */
+/**
+ * Yields every group once, page after page, until the last page or the limit. A hostile or broken
+ * listing cannot make it read forever: it stops at a page that brings no group it has not seen (the
+ * server ignores `page`, or repeats itself), and fails clearly when the listing runs past the pages
+ * its first page announced (plus a little slack for groups created meanwhile).
+ */
 export async function* iterateGroups(
 	caller: ApiCaller,
 	request: AllGroupsRequest = {},
 ): AsyncGenerator<Group, void, undefined> {
 	const input = validateInput(allRequest, request);
-	const maxPages = input.maxPages ?? DEFAULT_MAX_PAGES;
-	const seenPages = new Set<string>();
-	let yielded = 0;
+	let maxPages = input.maxPages ?? DEFAULT_MAX_PAGES;
+	let announced: number | undefined;
+	const seen = new Set<number>();
 	let page = 1;
-	for (let pagesRead = 0; pagesRead < maxPages; pagesRead++) {
-		const answer = await caller.call(groupsPageCall({ page, per: input.per }));
-		const signature = pageSignature(answer.groups);
-		// The same non-empty page twice means the server ignores `page`: stop rather than loop forever.
-		if (answer.groups.length > 0 && seenPages.has(signature)) return;
-		seenPages.add(signature);
-		for (const group of answer.groups) {
-			if (input.limit !== undefined && yielded >= input.limit) return;
-			yield group;
-			yielded++;
+	for (let pagesRead = 0; ; pagesRead++) {
+		if (pagesRead >= maxPages) {
+			throw new SmsLeopardError(
+				`Fetch groups: the service kept announcing a next page after ${pagesRead} pages` +
+					(announced === undefined ? '' : ` (its first page said ${announced})`) +
+					`, so the listing was stopped with ${seen.size} groups read. ` +
+					'Check that the credential points at the SMSLeopard API hosts, or turn off Return All and set a Limit',
+			);
 		}
-		if (input.limit !== undefined && yielded >= input.limit) return;
+		const answer = await caller.call(groupsPageCall({ page, per: input.per }));
+		if (pagesRead === 0) {
+			announced = announcedPages(answer, input.per);
+			if (announced !== undefined) maxPages = Math.min(maxPages, announced + EXTRA_PAGES);
+		}
+		let newGroups = 0;
+		for (const group of answer.groups) {
+			if (seen.has(group.id)) continue;
+			if (input.limit !== undefined && seen.size >= input.limit) return;
+			seen.add(group.id);
+			newGroups++;
+			yield group;
+		}
+		// A page with groups but none new: the server ignores `page` or repeats itself. Stop here.
+		if (newGroups === 0 && answer.groups.length > 0) return;
+		if (input.limit !== undefined && seen.size >= input.limit) return;
 		const next = answer.pagination?.next_page;
 		if (next === null || next === undefined || next <= page || answer.groups.length === 0) return;
 		page = next;
