@@ -2,7 +2,7 @@
  * How the node paces its requests: items in parallel, an optional requests-per-second cap, how long to
  * wait out rate limits, and whether a send may be repeated after a server error (off: never twice).
  */
-import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import { type IExecuteFunctions, type INodeProperties, NodeOperationError } from 'n8n-workflow';
 import type { RetryOptions } from '../client';
 
 export const requestOptionsField: INodeProperties = {
@@ -64,21 +64,55 @@ export interface RequestOptions {
 	timeoutMs: number;
 }
 
+/**
+ * One numeric option as a number. An expression can hand over anything ("abc", "", an object): that
+ * is refused with the option's name as the editor shows it, never silently turned into NaN (which
+ * made waits unbounded) or reported under an internal name.
+ */
+function numberOption(
+	context: IExecuteFunctions,
+	raw: Record<string, unknown>,
+	name: string,
+	fallback: number,
+	rule: { min: number; whole?: boolean },
+): number {
+	const value = raw[name];
+	if (value === undefined || value === null) return fallback;
+	const number =
+		typeof value === 'number'
+			? value
+			: typeof value === 'string' && value.trim() !== ''
+				? Number(value)
+				: Number.NaN;
+	const option = requestOptionsField.options?.find((entry) => entry.name === name);
+	const label = option && 'displayName' in option ? option.displayName : name;
+	const problem = !Number.isFinite(number)
+		? 'must be a number'
+		: number < rule.min
+			? `must be ${rule.min} or more`
+			: rule.whole && !Number.isInteger(number)
+				? 'must be a whole number'
+				: undefined;
+	if (problem) {
+		throw new NodeOperationError(
+			context.getNode(),
+			`Request Options > ${label} ${problem} (got ${JSON.stringify(value) ?? String(value)})`,
+			{ description: `Set "${label}" under Request Options to a number, or remove it.` },
+		);
+	}
+	return number;
+}
+
 export function readRequestOptions(context: IExecuteFunctions): RequestOptions {
-	const raw = context.getNodeParameter('requestOptions', 0, {}) as {
-		concurrency?: number;
-		requestsPerSecond?: number;
-		maxRateLimitWait?: number;
-		retryUnsafe?: boolean;
-		timeout?: number;
-	};
+	const raw = context.getNodeParameter('requestOptions', 0, {}) as Record<string, unknown>;
+	const retryUnsafe = raw.retryUnsafe;
 	return {
-		concurrency: Math.max(1, Math.floor(raw.concurrency ?? 10)),
-		requestsPerSecond: Math.max(0, raw.requestsPerSecond ?? 0),
+		concurrency: numberOption(context, raw, 'concurrency', 10, { min: 1, whole: true }),
+		requestsPerSecond: numberOption(context, raw, 'requestsPerSecond', 0, { min: 0 }),
 		retry: {
-			maxTotalWaitMs: Math.max(0, raw.maxRateLimitWait ?? 300) * 1000,
-			retryUnsafe: raw.retryUnsafe ?? false,
+			maxTotalWaitMs: numberOption(context, raw, 'maxRateLimitWait', 300, { min: 0 }) * 1000,
+			retryUnsafe: retryUnsafe === true || retryUnsafe === 'true',
 		},
-		timeoutMs: Math.max(1, raw.timeout ?? 60) * 1000,
+		timeoutMs: Math.round(numberOption(context, raw, 'timeout', 60, { min: 1 }) * 1000),
 	};
 }

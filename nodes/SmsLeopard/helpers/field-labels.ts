@@ -44,6 +44,13 @@ const LABELS: Array<[RegExp, (match: RegExpExecArray) => string]> = [
 	[/^statusSecret$/, () => 'Delivery Report Secret'],
 	[/^maxParts$/, () => 'Max Parts per Message'],
 	[/^messageId$/, () => 'Message ID'],
+	// Settings the client is built with: the credential's fields and the Request Options.
+	[/^chatUrl$/, () => 'Chat API URL (SMSLeopard credential)'],
+	[/^contactsUrl$/, () => 'Contacts API URL (SMSLeopard credential)'],
+	[/^channel$/, () => 'Channel Path Segment (SMSLeopard credential)'],
+	[/^timeoutMs$/, () => 'Request Options > Timeout (Seconds)'],
+	[/^requestsPerSecond$/, () => 'Request Options > Max Requests per Second'],
+	[/^parallelCalls$/, () => 'Request Options > Items in Parallel'],
 ];
 
 export function fieldLabel(field: string): string {

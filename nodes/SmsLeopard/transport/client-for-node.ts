@@ -14,8 +14,10 @@ import {
 	DEFAULT_CONTACTS_URL,
 	type RetryOptions,
 	SmsLeopardClient,
+	SmsLeopardValidationError,
 } from '../client';
 import { readBaseUrl } from './base-url';
+import { describeValidation } from '../helpers/node-errors';
 import { CREDENTIAL_TYPE, N8nTransport } from './n8n-transport';
 
 export function checkBaseUrl(
@@ -45,7 +47,7 @@ export async function clientForNode(
 	settings: NodeClientSettings = {},
 ): Promise<SmsLeopardClient> {
 	const credentials = await context.getCredentials(CREDENTIAL_TYPE);
-	return new SmsLeopardClient({
+	const options = {
 		transport: new N8nTransport(context, credentials),
 		sleep,
 		chatUrl: checkBaseUrl(context, 'Chat API URL', credentials.chatUrl, DEFAULT_CHAT_URL),
@@ -60,5 +62,20 @@ export async function clientForNode(
 				? credentials.channel.trim()
 				: DEFAULT_CHANNEL,
 		...settings,
+	};
+	let refused: unknown;
+	try {
+		return new SmsLeopardClient(options);
+	} catch (error) {
+		refused = error;
+	}
+	// The client names its settings by their internal names (channel, timeoutMs): name them as the
+	// credential and Request Options show them.
+	if (!(refused instanceof SmsLeopardValidationError)) {
+		throw new NodeOperationError(context.getNode(), refused as Error);
+	}
+	throw new NodeOperationError(context.getNode(), describeValidation(refused), {
+		description:
+			'Correct the setting named above in the SMSLeopard credential or the Request Options.',
 	});
 }
