@@ -5,7 +5,8 @@
  *
  *   BENCH_N8N_VERSION  n8n version (installed with scripts/n8n/install-n8n.sh), default 2.8.4
  *   BENCH_REPEATS      runs per variant of benchmark 1 (median), default 3
- *   BENCH_ONLY         comma-separated subset: sends,rateLimit,groups,upload,coldLoad
+ *   BENCH_ONLY         comma-separated subset: sends,rateLimit,groups,upload,coldLoad,sms
+ *   BENCH_SMS_COUNT    recipients of the sms benchmark, default 10000
  */
 import { mkdtempSync, rmSync } from 'fs';
 import { cpus, tmpdir, totalmem } from 'os';
@@ -18,10 +19,12 @@ import { benchGroups } from './groups';
 import { type Section, printSection, writeJson } from './report';
 import { LATENCY_MS, SEND_COUNT, benchRateLimited, benchSends } from './sends';
 import { prepareBenchFolder } from './setup';
+import { SMS_COUNT, benchSms } from './sms';
+import { smsWorkflows } from './sms-workflows';
 import { FILE_NAME, benchUpload, writeBenchPdf } from './upload';
 import { groupsWorkflow, sendWorkflows, uploadWorkflows } from './workflows';
 
-const BENCHMARKS = ['sends', 'rateLimit', 'groups', 'upload', 'coldLoad'] as const;
+const BENCHMARKS = ['sends', 'rateLimit', 'groups', 'upload', 'coldLoad', 'sms'] as const;
 type BenchName = (typeof BENCHMARKS)[number];
 
 // A subset (BENCH_ONLY) writes elsewhere, so the full run's figures quoted in the README stay whole.
@@ -70,12 +73,14 @@ async function main(): Promise<void> {
 
 	const sends = sendWorkflows(SEND_COUNT, sandbox.chatUrl, sandbox.channel);
 	const groups = groupsWorkflow();
+	const sms = smsWorkflows(SMS_COUNT, sandbox.contactsUrl);
 	const uploads = uploadWorkflows(path.join(tempDir, FILE_NAME), sandbox.chatUrl, sandbox.channel);
 	log(`packing the package and installing it into an n8n ${n8nVersion} user folder`);
 	const folder = await prepareBenchFolder(n8nVersion, sandbox, [
 		...Object.values(sends),
 		groups,
 		...Object.values(uploads),
+		...Object.values(sms),
 	]);
 	cleanup.folder = folder;
 	const id = (workflow: { id?: string }) => String(workflow.id);
@@ -132,6 +137,22 @@ async function main(): Promise<void> {
 			}
 			case 'coldLoad':
 				show(name, benchColdLoad(n8n.nodeBin, log));
+				break;
+			case 'sms':
+				show(
+					name,
+					await benchSms(
+						folder,
+						sandbox,
+						{
+							nodeBatched: id(sms.nodeBatched),
+							nodeOneByOne: id(sms.nodeOneByOne),
+							httpOneByOne: id(sms.httpOneByOne),
+							httpBatched: id(sms.httpBatched),
+						},
+						log,
+					),
+				);
 				break;
 		}
 	}
