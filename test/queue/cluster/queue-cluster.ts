@@ -61,6 +61,8 @@ export interface QueueOptions {
 	n8nVersion?: string;
 	/** Where the run lives; a fresh temp folder when unset. */
 	runDir?: string;
+	/** Added to every n8n process's environment. */
+	env?: Record<string, string>;
 	/** queue:up: leave everything running when this process exits (queue:down stops it). */
 	keepRunning?: boolean;
 }
@@ -158,6 +160,7 @@ export async function startQueueCluster(options: QueueOptions): Promise<QueueClu
 			OFFLOAD_MANUAL_EXECUTIONS_TO_WORKERS: 'true',
 			N8N_RUNNERS_ENABLED: 'true',
 			N8N_LOG_LEVEL: 'info',
+			...options.env,
 		};
 
 		const spawnN8n = async (
@@ -249,6 +252,8 @@ export async function startQueueCluster(options: QueueOptions): Promise<QueueClu
 			stop() {
 				stopAll();
 				process.removeListener('exit', stopAll);
+				// A run folder of our own goes too (queue:down removes queue:up's).
+				if (!options.runDir) rmSync(runDir, { recursive: true, force: true });
 			},
 			addWorker,
 		};

@@ -1,0 +1,108 @@
+/**
+ * What the editor does through n8n's REST API, for the queue-mode suite: store credentials, save and
+ * activate (publish) workflows, read executions with their run data (n8n stores it "flatted").
+ */
+import { parse } from 'flatted';
+
+import { setUpOwner, signIn } from '../e2e/harness';
+import type { RunData, WorkflowJson } from '../e2e/harness';
+
+export interface ExecutionSummary {
+	id: string;
+	status: string;
+	mode: string;
+	startedAt?: string;
+	stoppedAt?: string;
+}
+
+export interface ExecutionDetail extends ExecutionSummary {
+	runData: RunData;
+	error?: Record<string, unknown>;
+}
+
+export class N8nRest {
+	private constructor(
+		readonly url: string,
+		private readonly cookie: string,
+	) {}
+
+	/** Makes the owner of a fresh n8n and signs in. */
+	static async owner(url: string): Promise<N8nRest> {
+		await setUpOwner(url);
+		return new N8nRest(url, await signIn(url));
+	}
+
+	async call<T>(method: string, path: string, body?: unknown): Promise<T> {
+		const response = await fetch(`${this.url}${path}`, {
+			method,
+			headers: { 'content-type': 'application/json', cookie: this.cookie },
+			body: body === undefined ? undefined : JSON.stringify(body),
+		});
+		if (!response.ok)
+			throw new Error(`${method} ${path}: HTTP ${response.status} ${await response.text()}`);
+		return ((await response.json()) as { data: T }).data;
+	}
+
+	async createCredential(name: string, type: string, data: Record<string, string>) {
+		return await this.call<{ id: string; name: string }>('POST', '/rest/credentials', {
+			name,
+			type,
+			data,
+		});
+	}
+
+	/** Saves the workflow and activates (publishes) its current version, as the editor's toggle. */
+	async activateWorkflow(json: WorkflowJson): Promise<string> {
+		const saved = await this.call<{ id: string; versionId: string }>('POST', '/rest/workflows', {
+			...json,
+			active: false,
+		});
+		await this.call('POST', `/rest/workflows/${saved.id}/activate`, {
+			versionId: saved.versionId,
+		});
+		return saved.id;
+	}
+
+	async executions(workflowId: string): Promise<ExecutionSummary[]> {
+		const filter = encodeURIComponent(JSON.stringify({ workflowId }));
+		const page = await this.call<{ results: ExecutionSummary[] }>(
+			'GET',
+			`/rest/executions?filter=${filter}&limit=100`,
+		);
+		return page.results;
+	}
+
+	async execution(id: string): Promise<ExecutionDetail> {
+		const raw = await this.call<ExecutionSummary & { data: string }>(
+			'GET',
+			`/rest/executions/${id}`,
+		);
+		const data = parse(raw.data) as {
+			resultData?: { runData?: RunData; error?: Record<string, unknown> };
+		};
+		return {
+			...raw,
+			runData: data.resultData?.runData ?? {},
+			error: data.resultData?.error,
+		};
+	}
+
+	/** Polls until the workflow has `count` executions that are no longer new/running/waiting. */
+	async settledExecutions(
+		workflowId: string,
+		count: number,
+		timeoutMs = 120_000,
+	): Promise<ExecutionSummary[]> {
+		const deadline = Date.now() + timeoutMs;
+		let last: ExecutionSummary[] = [];
+		while (Date.now() < deadline) {
+			last = await this.executions(workflowId);
+			const done = last.filter((entry) => !['new', 'running', 'waiting'].includes(entry.status));
+			if (done.length >= count) return done;
+			await new Promise((resolve) => setTimeout(resolve, 500));
+		}
+		throw new Error(
+			`workflow ${workflowId}: ${count} settled executions expected, have ${JSON.stringify(last)}`,
+		);
+	}
+}

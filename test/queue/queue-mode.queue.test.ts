@@ -1,0 +1,268 @@
+/**
+ * The production path: n8n 2.8.4 in queue mode (Postgres, Redis, a main and two workers, each worker
+ * with the packed package in its own user folder). Workflows are activated through the REST API and
+ * called on their production webhook, so the main queues and a worker executes. Asserted on the
+ * sandbox's request log and on the executions n8n stored in Postgres (read through its REST API).
+ */
+import { readFileSync } from 'fs';
+
+import { nodeItems, packPackage, removePackedTarball } from '../e2e/harness';
+import { DEMO_PHONES } from '../e2e/workflows/demo';
+import { type Sandbox, TEMPLATES, startSandbox } from '../sandbox';
+import { killGroup } from './cluster/services';
+import { type QueueCluster, startQueueCluster } from './cluster/queue-cluster';
+import { N8nRest } from './n8n-rest';
+import {
+	binaryHeaderWorkflow,
+	bulkSendWorkflow,
+	errorOutputWorkflow,
+	everyOperationWorkflow,
+} from './workflows';
+
+const WRONG_SECRET_VALUE = 'wrong-secret-must-never-show-9931';
+
+let tarball: string;
+let sandbox: Sandbox;
+let cluster: QueueCluster;
+let rest: N8nRest;
+let good: { id: string; name: string };
+let wrong: { id: string; name: string };
+
+beforeAll(async () => {
+	tarball = packPackage();
+	sandbox = await startSandbox({ groupCount: 230 });
+	cluster = await startQueueCluster({
+		packageTarball: tarball,
+		// A killed worker's job is noticed in seconds instead of a minute (defaults 60 s / 30 s).
+		env: {
+			QUEUE_WORKER_LOCK_DURATION: '5000',
+			QUEUE_WORKER_LOCK_RENEW_TIME: '1000',
+			QUEUE_WORKER_STALLED_INTERVAL: '5000',
+		},
+	});
+	rest = await N8nRest.owner(cluster.mainUrl);
+	good = await rest.createCredential('SMSLeopard sandbox', 'smsLeopardApi', {
+		...sandbox.credentialData,
+	});
+	wrong = await rest.createCredential('SMSLeopard wrong secret', 'smsLeopardApi', {
+		...sandbox.credentialData,
+		apiSecret: WRONG_SECRET_VALUE,
+	});
+}, 600_000);
+
+afterAll(async () => {
+	cluster?.stop();
+	await sandbox?.stop();
+	removePackedTarball(tarball);
+});
+
+beforeEach(() => {
+	sandbox.reset();
+	sandbox.setOptions({ rateLimitPerSecond: undefined });
+});
+
+const phones = (count: number, prefix: string) =>
+	Array.from({ length: count }, (_, index) => `${prefix}${String(index).padStart(5, '0')}`);
+
+async function post(path: string, body: unknown): Promise<Response> {
+	const init: RequestInit =
+		body instanceof FormData
+			? { method: 'POST', body }
+			: {
+					method: 'POST',
+					body: JSON.stringify(body),
+					headers: { 'content-type': 'application/json' },
+				};
+	return await fetch(`${cluster.mainUrl}/webhook/${path}`, init);
+}
+
+/** Which process ran each execution, from the "Worker started execution N" log lines. */
+function executionsByProcess(): Record<string, string[]> {
+	const result: Record<string, string[]> = {};
+	for (const entry of [cluster.main, ...cluster.workers]) {
+		const log = readFileSync(entry.log, 'utf8');
+		result[entry.name] = [...log.matchAll(/Worker started execution (\d+)/g)].map((m) => m[1]);
+	}
+	return result;
+}
+
+function duplicates(values: string[]): string[] {
+	const seen = new Set<string>();
+	return values.filter((value) => (seen.has(value) ? true : (seen.add(value), false)));
+}
+
+const sentTo = () => sandbox.state.sentMessages.map((message) => message.destination);
+
+it('the package loads on every worker and the main runs nothing itself', () => {
+	for (const entry of [cluster.main, ...cluster.workers]) {
+		expect(readFileSync(entry.log, 'utf8')).not.toMatch(/Unrecognized node type/);
+	}
+});
+
+it('Send Template to 200 recipients with header media from a file uploaded to the webhook: one upload, 200 sends, each recipient once', async () => {
+	const id = await rest.activateWorkflow(binaryHeaderWorkflow(good, 'invoice-200'));
+	const recipients = phones(200, '+2547300');
+	const form = new FormData();
+	const pdf = Buffer.from('%PDF-1.4\n% queue mode invoice\ntrailer << >>\n%%EOF\n');
+	form.append('phones', recipients.join(','));
+	form.append('header', new Blob([pdf], { type: 'application/pdf' }), 'invoice.pdf');
+	const response = await post('invoice-200', form);
+	expect(response.status).toBe(200);
+
+	const uploads = sandbox.requests.filter((request) => request.path.endsWith('/media'));
+	expect(uploads).toHaveLength(1);
+	const sends = sandbox.state.sentMessages;
+	expect(sends).toHaveLength(200);
+	expect(new Set(sentTo())).toEqual(new Set(recipients));
+	expect(new Set(sends.map((message) => message.mediaId)).size).toBe(1);
+	expect(sends[0].templateId).toBe(TEMPLATES.documentHeader.id);
+
+	const [execution] = await rest.settledExecutions(id, 1);
+	expect(execution.status).toBe('success');
+	const detail = await rest.execution(execution.id);
+	expect(nodeItems(detail.runData, 'Send Invoice')).toHaveLength(200);
+	// A worker ran it, not the main.
+	const byProcess = executionsByProcess();
+	expect(byProcess.main).toEqual([]);
+	expect([...byProcess['worker-1'], ...byProcess['worker-2']]).toContain(execution.id);
+});
+
+it('every operation once, on a worker', async () => {
+	const id = await rest.activateWorkflow(everyOperationWorkflow(good, 'every-operation'));
+	expect((await post('every-operation', {})).status).toBe(200);
+	const [execution] = await rest.settledExecutions(id, 1);
+	expect(execution.status).toBe('success');
+	const { runData } = await rest.execution(execution.id);
+	expect(nodeItems(runData, 'Upload Invoice')).toHaveLength(1);
+	expect(nodeItems(runData, 'Send Invoice').map((item) => item.number)).toEqual(DEMO_PHONES);
+	expect(nodeItems(runData, 'Send Tracking Link')).toHaveLength(3);
+	expect(nodeItems(runData, 'Create Contact')).toHaveLength(1);
+	expect(nodeItems(runData, 'Delete Contact')).toHaveLength(1);
+	expect(nodeItems(runData, 'Get Groups')).toHaveLength(230);
+	expect(nodeItems(runData, 'Get Sender Numbers').length).toBeGreaterThan(0);
+	expect(nodeItems(runData, 'Get Templates').length).toBeGreaterThan(0);
+	expect(sandbox.state.sentMessages).toHaveLength(6);
+});
+
+it('Continue (using error output) on a worker: 3 sent, the 2 invalid on the error output', async () => {
+	const id = await rest.activateWorkflow(errorOutputWorkflow(good, 'error-output'));
+	expect((await post('error-output', {})).status).toBe(200);
+	const [execution] = await rest.settledExecutions(id, 1);
+	const { runData } = await rest.execution(execution.id);
+	expect(nodeItems(runData, 'Send')).toHaveLength(3);
+	const failed = nodeItems(runData, 'Send', { output: 1 });
+	expect(failed.map((item) => item.phone)).toEqual(['not a number', '']);
+	expect(sandbox.state.sentMessages).toHaveLength(3);
+});
+
+it('a wrong secret: the execution fails with an authentication error, the secret nowhere', async () => {
+	const id = await rest.activateWorkflow(bulkSendWorkflow(wrong, 'wrong-secret', 'onReceived'));
+	expect((await post('wrong-secret', { prefix: '+2547310', count: 2 })).status).toBe(200);
+	const [execution] = await rest.settledExecutions(id, 1);
+	expect(execution.status).toBe('error');
+	const detail = await rest.execution(execution.id);
+	const stored = JSON.stringify(detail);
+	expect(stored).toContain('HTTP 401');
+	expect(stored).not.toContain(WRONG_SECRET_VALUE);
+	expect(stored).not.toContain(sandbox.credentials.apiSecret);
+	expect(cluster.logs()).not.toContain(WRONG_SECRET_VALUE);
+	expect(sandbox.state.sentMessages).toHaveLength(0);
+});
+
+it('10 executions at once over both workers against a 100 requests/s limit: no failed item, no double send', async () => {
+	const perExecution = 40;
+	const id = await rest.activateWorkflow(bulkSendWorkflow(good, 'parallel'));
+	const single = await rest.activateWorkflow(bulkSendWorkflow(good, 'single'));
+	sandbox.setOptions({ rateLimitPerSecond: 100 });
+
+	// The same 400 messages in one execution, for comparison.
+	let started = Date.now();
+	expect((await post('single', { prefix: '+2547320', count: 10 * perExecution })).status).toBe(200);
+	const singleMs = Date.now() - started;
+	const single429 = sandbox.requests.filter((request) => request.status === 429).length;
+	expect(sandbox.state.sentMessages).toHaveLength(400);
+	sandbox.reset();
+
+	started = Date.now();
+	const responses = await Promise.all(
+		Array.from({ length: 10 }, (_, run) =>
+			post('parallel', { prefix: `+25474${run}0`, count: perExecution }),
+		),
+	);
+	const parallelMs = Date.now() - started;
+	const executions = await rest.settledExecutions(id, 10);
+	const failures: string[] = [];
+	for (const execution of executions.filter((entry) => entry.status !== 'success')) {
+		const detail = await rest.execution(execution.id);
+		failures.push(`${execution.id}: ${JSON.stringify(detail.error).slice(0, 600)}`);
+	}
+	expect(failures).toEqual([]);
+	expect(responses.map((response) => response.status)).toEqual(Array(10).fill(200));
+	expect(executions.map((execution) => execution.status)).toEqual(Array(10).fill('success'));
+	let failedItems = 0;
+	for (const execution of executions) {
+		const { runData } = await rest.execution(execution.id);
+		failedItems += nodeItems(runData, 'Send').filter((item) => item.error !== undefined).length;
+	}
+	expect(failedItems).toBe(0);
+	expect(sandbox.state.sentMessages).toHaveLength(400);
+	expect(duplicates(sentTo())).toEqual([]);
+	const byProcess = executionsByProcess();
+	const ids = executions.map((execution) => execution.id);
+	const perWorker = cluster.workers.map(
+		(worker) => byProcess[worker.name].filter((entry) => ids.includes(entry)).length,
+	);
+	expect(perWorker.every((count) => count > 0)).toBe(true);
+	const parallel429 = sandbox.requests.filter((request) => request.status === 429).length;
+	console.log(
+		`queue mode, 400 sends at a 100 requests/s limit: one execution ${singleMs} ms (${single429} x 429); ` +
+			`10 executions of ${perExecution} at once ${parallelMs} ms (${parallel429} x 429), ` +
+			`per worker ${perWorker.join(' + ')} executions`,
+	);
+	void single;
+});
+
+it('a worker killed mid-run (SIGKILL): n8n fails the execution and does not run it again; no recipient gets two messages, also after Retry', async () => {
+	const id = await rest.activateWorkflow(bulkSendWorkflow(good, 'killed', 'onReceived'));
+	sandbox.setOptions({ rateLimitPerSecond: 20 });
+	const count = 150;
+	expect((await post('killed', { prefix: '+2547350', count })).status).toBe(200);
+
+	// Wait until the run is well under way, then kill the worker that has it.
+	const deadline = Date.now() + 60_000;
+	while (sandbox.state.sentMessages.length < 30 && Date.now() < deadline) {
+		await new Promise((resolve) => setTimeout(resolve, 100));
+	}
+	const [running] = await rest.executions(id);
+	const byProcess = executionsByProcess();
+	const victim = cluster.workers.find((worker) => byProcess[worker.name].includes(running.id));
+	expect(victim).toBeDefined();
+	killGroup(victim!.pid);
+	const sentAtKill = sandbox.state.sentMessages.length;
+
+	// Give n8n time to notice (lock and stalled-job checks are shortened for this suite).
+	await new Promise((resolve) => setTimeout(resolve, 20_000));
+	const after = await rest.executions(id);
+	const sentAfter = sandbox.state.sentMessages.length;
+	console.log(
+		`worker killed after ${sentAtKill} of ${count} sends; 20 s later: execution ${running.id} is ` +
+			`"${after[0]?.status}", ${after.length} execution(s), ${sentAfter} sends in all`,
+	);
+	expect(after).toHaveLength(1);
+	expect(sentAfter).toBeLessThan(count);
+	expect(duplicates(sentTo())).toEqual([]);
+
+	// What a user might do next: "Retry (with original workflow)" from the executions list. n8n
+	// runs the failed node again with all its input items; measured, not assumed.
+	await rest.call('POST', `/rest/executions/${running.id}/retry`, { loadWorkflow: false });
+	const settled = await rest.settledExecutions(id, 2, 60_000);
+	const retry = settled.find((entry) => entry.id !== running.id);
+	const retryDetail = retry ? await rest.execution(retry.id) : undefined;
+	const twice = duplicates(sentTo());
+	console.log(
+		`after Retry: execution ${retry?.id} is "${retry?.status}" ` +
+			`(${JSON.stringify(retryDetail?.error ?? null).slice(0, 300)}); ran ${Object.keys(retryDetail?.runData ?? {}).join(', ')}; ` +
+			`${sandbox.state.sentMessages.length} sends in all, ${twice.length} recipients got a second message`,
+	);
+	expect(twice).toEqual([]);
+});

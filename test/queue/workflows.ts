@@ -1,0 +1,111 @@
+/**
+ * The queue-mode suite's workflows: each starts with a Webhook trigger (production URL), so the main
+ * receives the call, queues the execution in Redis and a worker runs it.
+ */
+import { randomUUID } from 'crypto';
+
+import type { WorkflowJson } from '../e2e/harness';
+import { code, locator, node, smsLeopard, workflow } from '../e2e/workflows/build';
+import { demoWorkflow } from '../e2e/workflows/demo';
+import { SENDERS, TEMPLATES } from '../sandbox';
+
+type Credential = { id: string; name: string };
+const sender = SENDERS.primary.phone_number_id;
+
+/** `lastNode` answers once the execution finished (so the caller can time it); `onReceived` at once. */
+export function webhook(path: string, responseMode: 'lastNode' | 'onReceived', name = 'Webhook') {
+	return node(
+		name,
+		'n8n-nodes-base.webhook',
+		2,
+		{ httpMethod: 'POST', path, responseMode, responseData: 'noData', options: {} },
+		{ webhookId: randomUUID() },
+	);
+}
+
+/**
+ * Webhook (multipart: a PDF in field `header`, the recipients in field `phones`) -> one item per
+ * recipient, all carrying the same uploaded binary -> Send Template with header media from that binary.
+ */
+export function binaryHeaderWorkflow(credential: Credential, path: string): WorkflowJson {
+	const recipients = code(
+		'Recipients',
+		`$input.first().json.body.phones.split(',').map((phone) => ({ json: { phone }, binary: $input.first().binary }))`,
+	);
+	const send = smsLeopard('Send Invoice', credential, {
+		resource: 'message',
+		operation: 'sendTemplate',
+		senderNumber: locator(sender),
+		template: locator(TEMPLATES.documentHeader.id),
+		destination: '={{ $json.phone }}',
+		variablesMode: 'template',
+		templateFields: { mappingMode: 'defineBelow', value: { body_1: '={{ $json.phone }}' } },
+		headerMedia: 'binary',
+		binaryPropertyName: 'header',
+		fileName: 'Invoice.pdf',
+	});
+	return workflow(`binary header ${path}`, [[webhook(path, 'lastNode'), recipients, send]]);
+}
+
+/** Webhook with JSON `{ prefix, count }` -> `count` recipients -> Send Template (no header). */
+export function bulkSendWorkflow(
+	credential: Credential,
+	path: string,
+	responseMode: 'lastNode' | 'onReceived' = 'lastNode',
+	onError?: 'continueErrorOutput',
+): WorkflowJson {
+	const recipients = code(
+		'Recipients',
+		`Array.from({ length: $input.first().json.body.count }, (_, i) => ({ json: { phone: $input.first().json.body.prefix + String(i).padStart(5, '0') } }))`,
+	);
+	const send = smsLeopard(
+		'Send',
+		credential,
+		{
+			resource: 'message',
+			operation: 'sendTemplate',
+			senderNumber: locator(sender),
+			template: locator(TEMPLATES.flow.id),
+			destination: '={{ $json.phone }}',
+			variablesMode: 'template',
+		},
+		onError ? { onError } : {},
+	);
+	return workflow(`bulk ${path}`, [[webhook(path, responseMode), recipients, send]]);
+}
+
+/** Five recipients, two invalid, with the error output on: 3 sent, 2 on the error output. */
+export function errorOutputWorkflow(credential: Credential, path: string): WorkflowJson {
+	const five = code(
+		'Five',
+		"['+254710800011', 'not a number', '+254710800013', '', '+254710800015'].map((phone) => ({ json: { phone } }))",
+	);
+	const send = smsLeopard(
+		'Send',
+		credential,
+		{
+			resource: 'message',
+			operation: 'sendTemplate',
+			senderNumber: locator(sender),
+			template: locator(TEMPLATES.flow.id),
+			destination: '={{ $json.phone }}',
+			variablesMode: 'template',
+		},
+		{ onError: 'continueErrorOutput' },
+	);
+	return workflow(`error output ${path}`, [[webhook(path, 'lastNode'), five, send]]);
+}
+
+/** The demo workflow (every operation once) with its manual trigger swapped for a webhook. */
+export function everyOperationWorkflow(credential: Credential, path: string): WorkflowJson {
+	const demo = demoWorkflow(credential);
+	return {
+		...demo,
+		name: `every operation ${path}`,
+		nodes: demo.nodes.map((entry) =>
+			(entry as { type?: string }).type === 'n8n-nodes-base.manualTrigger'
+				? { ...webhook(path, 'lastNode', (entry as { name: string }).name) }
+				: entry,
+		),
+	};
+}
