@@ -1,6 +1,7 @@
 /**
  * The credential's "Test" button, through a real n8n's REST API: a good credential passes, a wrong
- * secret and a wrong URL fail with different messages, and no answer echoes the secret.
+ * secret and a wrong URL fail with different messages, and no answer echoes the secret. Plain http://
+ * to another host and a redirect to another origin never receive the key and secret (issue 10.10).
  */
 import {
 	type N8nServer,
@@ -15,6 +16,12 @@ import {
 } from './harness';
 import { selectedVersions } from './matrix';
 import { type Sandbox, startSandbox } from '../sandbox';
+import {
+	type RecordingServer,
+	answerJson,
+	redirectTo,
+	startRecordingServer,
+} from '../support/recording-server';
 
 let tarball: string;
 beforeAll(() => {
@@ -31,10 +38,10 @@ describe.each(selectedVersions())('credential test in n8n %s', (version) => {
 	beforeAll(async () => {
 		sandbox = await startSandbox();
 		folder = await prepareUserFolder({ n8nVersion: version, packageTarball: tarball });
-		server = await startN8nServer(folder);
+		server = await startN8nServer(folder, { startTimeoutMs: 240_000 });
 		await setUpOwner(server.url);
 		cookie = await signIn(server.url);
-	}, 180_000);
+	}, 300_000);
 
 	afterAll(async () => {
 		await server?.stop();
@@ -88,5 +95,42 @@ describe.each(selectedVersions())('credential test in n8n %s', (version) => {
 		console.log(
 			`n8n ${version}: wrong secret -> "${wrongSecret.message}"; wrong URL -> "${wrongUrl.message}"`,
 		);
+	});
+	describe('never sends the key and secret where they do not belong', () => {
+		const servers: RecordingServer[] = [];
+		afterAll(async () => await Promise.all(servers.map(async (s) => await s.stop())));
+		async function recorder(answer: Parameters<typeof startRecordingServer>[0]) {
+			const server = await startRecordingServer(answer);
+			servers.push(server);
+			return server;
+		}
+
+		it('refuses a plain http:// Contacts API URL before sending anything', async () => {
+			const invalidHost = await testCredential({
+				...good(),
+				contactsUrl: 'http://api.example.invalid',
+			});
+			expect(invalidHost.status).toBe('Error');
+			expect(invalidHost.message).toContain('uses plain http://');
+			// 0.0.0.0 reaches the loopback listener but is not a loopback name: nothing may arrive.
+			const listener = await recorder(answerJson(200, { success: true, data: [] }));
+			const viaAnyAddress = await testCredential({
+				...good(),
+				contactsUrl: `http://0.0.0.0:${listener.port}`,
+			});
+			expect(viaAnyAddress.status).toBe('Error');
+			expect(viaAnyAddress.message).toContain('uses plain http://');
+			expect(listener.requests).toEqual([]);
+		});
+
+		it('does not follow a 302 to another origin with the key and secret', async () => {
+			const elsewhere = await recorder(answerJson(200, { success: true, data: [] }));
+			const redirecting = await recorder(redirectTo(`http://localhost:${elsewhere.port}`));
+			const result = await testCredential({ ...good(), contactsUrl: redirecting.url });
+			expect(result.status).toBe('Error');
+			expect(result.message).toContain('redirect (HTTP 302)');
+			expect(redirecting.requests.map((request) => request.hadAuthorization)).toEqual([true]);
+			expect(elsewhere.requests).toEqual([]);
+		});
 	});
 });
