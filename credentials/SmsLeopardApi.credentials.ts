@@ -56,7 +56,8 @@ export class SmsLeopardApi implements ICredentialType {
 			type: 'string',
 			default: 'whatsapp',
 			description:
-				'The channel part of the chat paths (/v1/<channel>/send). Leave as "whatsapp" unless SMSLeopard tells you otherwise.',
+				// n8n strips anything written like an HTML tag from descriptions: no angle brackets here.
+				'The channel part of the chat paths, as in /v1/whatsapp/send. Leave as "whatsapp" unless SMSLeopard tells you otherwise.',
 		},
 	];
 

@@ -212,5 +212,10 @@ describe('Group > Get Many', () => {
 				expect.objectContaining({ name: 'Group 12 (0 contacts)', value: 12 }),
 			]),
 		);
+		// Natural order, as people count: Group 2 before Group 10, Group 10 before Group 100.
+		const names = options.map((option) => option.name.replace(/ \(.*$/, ''));
+		expect(names.slice(0, 3)).toEqual(['Group 1', 'Group 2', 'Group 3']);
+		expect(names.indexOf('Group 10')).toBeLessThan(names.indexOf('Group 100'));
+		expect(names.indexOf('Group 9')).toBeLessThan(names.indexOf('Group 10'));
 	});
 });

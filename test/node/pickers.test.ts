@@ -78,15 +78,17 @@ describe('template fields (resource mapper)', () => {
 	});
 
 	it.each([
-		[TEMPLATES.documentHeader.id, 'Header document (PDF, Word… ≤ 100 MB)', '≤ 100 MB'],
-		[TEMPLATES.imageHeader.id, 'Header image (JPEG, PNG ≤ 5 MB)', '≤ 5 MB'],
-		[TEMPLATES.videoHeader.id, 'Header video (MP4, 3GPP ≤ 16 MB)', '≤ 16 MB'],
-	])('names the media a %s header accepts', async (templateId, kind, limit) => {
-		const [noteField] = await fieldsOf(templateId);
-		expect(noteField).toMatchObject({ id: 'note_header', readOnly: true, required: false });
-		expect(noteField.displayName).toContain(kind);
-		expect(noteField.displayName).toContain(limit);
-	});
+		[TEMPLATES.documentHeader.id, 'Header document: media ID (PDF, Word… ≤ 100 MB)'],
+		[TEMPLATES.imageHeader.id, 'Header image: media ID (JPEG, PNG ≤ 5 MB)'],
+		[TEMPLATES.videoHeader.id, 'Header video: media ID (MP4, 3GPP ≤ 16 MB)'],
+	])(
+		'asks for the header media of %s with the template fields, naming what it accepts',
+		async (templateId, label) => {
+			const [mediaField] = await fieldsOf(templateId);
+			expect(mediaField).toMatchObject({ id: 'header_media', displayName: label, required: false });
+			expect(mediaField.readOnly).toBeUndefined();
+		},
+	);
 
 	it('asks for the URL placeholder value only, with the URL pattern shown (rule 3)', async () => {
 		const fields = await fieldsOf(TEMPLATES.urlButton.id);
@@ -94,26 +96,37 @@ describe('template fields (resource mapper)', () => {
 		expect(fields[1].displayName).toBe('Button "Track": {{1}} of …/track/{{1}}');
 	});
 
-	it('offers optional quick reply payloads (rule 5) and notes why phone and Flow buttons take nothing', async () => {
+	it('offers optional quick reply payloads (rule 5) and no input for phone and Flow buttons', async () => {
 		const mixed = await fieldsOf(TEMPLATES.mixedButtons.id);
 		expect(mixed.map((field) => field.id)).toEqual([
-			'note_header',
+			'header_media',
 			'body_1',
 			'body_2',
 			'button_0_payload',
 			'button_1_url',
-			'note_button_2',
 		]);
+		// The editor draws every field as an input box: nothing read-only is listed.
+		expect(mixed.filter((field) => field.readOnly)).toEqual([]);
 		expect(mixed.find((field) => field.id === 'button_0_payload')?.required).toBe(false);
-		expect(mixed.find((field) => field.id === 'note_button_2')?.displayName).toBe(
-			'Button "Call": phone number, fixed when approved',
-		);
 		expect(mixed.find((field) => field.id === 'button_0_payload')?.displayName).toBe(
 			'Button "Stop promotions": quick reply payload (optional)',
 		);
-		const flow = await fieldsOf(TEMPLATES.flow.id);
-		expect(flow).toEqual([expect.objectContaining({ id: 'note_button_0', readOnly: true })]);
-		expect(flow[0].displayName).toBe('Button "Book now": Flow, its token is made automatically');
+		const flow = await env.resourceMapping('getTemplateFields', sendParameters(TEMPLATES.flow.id));
+		expect(flow.fields).toEqual([]);
+		expect(flow.emptyFieldsNotice).toBe(
+			'Template "book_flow" has nothing to fill in: it is sent as approved.',
+		);
+	});
+
+	it('says the template is not the new sender\'s after the sender changed, not "no variables"', async () => {
+		const result = await env.resourceMapping('getTemplateFields', {
+			...sendParameters(TEMPLATES.urlButton.id),
+			senderNumber: { __rl: true, mode: 'list', value: SENDERS.secondary.phone_number_id },
+		});
+		expect(result.fields).toEqual([]);
+		expect(result.emptyFieldsNotice).toBe(
+			`The chosen template (${TEMPLATES.urlButton.id}) is not one of sender ${SENDERS.secondary.phone_number_id}'s approved templates: choose the template again from the list.`,
+		);
 	});
 
 	it('asks once for an authentication code (rule 11)', async () => {

@@ -1,4 +1,5 @@
 import { SENDERS, TEMPLATES } from '../sandbox';
+import { uploadMedia } from '../sandbox/test-helpers';
 import { type NodeEnv, jsonItems, senderLocator, startNodeEnv, templateLocator } from './support';
 
 let env: NodeEnv;
@@ -234,6 +235,28 @@ describe('Message > Send Template in the real n8n engine', () => {
 		);
 		expect(error).toBeUndefined();
 		expect(items[0].json).toMatchObject({ messageId: expect.any(String), templateChecked: false });
+	});
+
+	it('sends the media ID typed with the template fields; asks for it when missing ("an image")', async () => {
+		const params = (value: Record<string, string>) => ({
+			...base,
+			template: templateLocator(TEMPLATES.imageHeader.id),
+			variablesMode: 'template',
+			templateFields: { mappingMode: 'defineBelow', value },
+		});
+		const missing = await env.run(
+			params({ body_1: 'Amina' }),
+			jsonItems({ phone: '+254700200001' }),
+		);
+		expect(missing.error?.message).toContain('template "new_arrivals" has an image header');
+		expect(env.sends()).toHaveLength(0);
+		const { media_id: mediaId } = await uploadMedia(env.sandbox, 'image/png', 'arrivals.png');
+		const { error } = await env.run(
+			params({ body_1: 'Amina', header_media: mediaId }),
+			jsonItems({ phone: '+254700200001' }),
+		);
+		expect(error).toBeUndefined();
+		expect(env.sends().map((send) => send.media_id)).toEqual([mediaId]);
 	});
 
 	it('Continue On Fail: a bad item becomes an error item, the others are sent', async () => {

@@ -21,6 +21,11 @@ export function headerMediaCategory(template: TemplateDescription): MediaCategor
 }
 
 /** The button a BUTTONS field name points at, if any. */
+/** "an image", "a document", "a video". */
+function withArticle(word: string): string {
+	return `${/^[aeiou]/i.test(word) ? 'an' : 'a'} ${word}`;
+}
+
 function targetOf(name: string, buttons: TemplateButton[]): TemplateButton | undefined {
 	const parsed = parseButtonName(name);
 	if (!parsed) return undefined;
@@ -123,7 +128,7 @@ export function checkAgainstTemplate(
 	if (needed && !body.media_id) {
 		issues.push({
 			field: 'mediaId',
-			message: `${label} has a ${needed} header: give a media ID of ${needed} media, or a file to upload`,
+			message: `${label} has ${withArticle(needed)} header: give a media ID of ${needed} media, or a file to upload`,
 		});
 	}
 	if (!needed && body.media_id) {
@@ -135,13 +140,13 @@ export function checkAgainstTemplate(
 	if (needed && body.media_id && context.mediaCategory && context.mediaCategory !== needed) {
 		issues.push({
 			field: 'mediaId',
-			message: `is ${context.mediaCategory} media but ${label} has a ${needed} header: use ${needed} media`,
+			message: `is ${context.mediaCategory} media but ${label} has ${withArticle(needed)} header: use ${needed} media`,
 		});
 	}
 	if (body.file_name && needed !== 'document') {
 		issues.push({
 			field: 'fileName',
-			message: `applies to document headers only, and ${label} has ${needed ? `a ${needed}` : 'no media'} header: remove it`,
+			message: `applies to document headers only, and ${label} has ${needed ? withArticle(needed) : 'no media'} header: remove it`,
 		});
 	}
 	return issues;

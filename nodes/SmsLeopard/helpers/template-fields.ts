@@ -49,9 +49,8 @@ function field(id: string, displayName: string, required: boolean): ResourceMapp
 	};
 }
 
-function note(id: string, displayName: string): ResourceMapperField {
-	return { ...field(id, displayName, false), readOnly: true };
-}
+/** The id of the media header's field: its value is a media ID, not a template variable. */
+export const HEADER_MEDIA_FIELD = 'header_media';
 
 // The sizes are MEDIA_SIZE_LIMITS in words; test/node/pickers.test.ts holds them to it.
 const MEDIA_IN_WORDS: Record<string, string> = {
@@ -60,10 +59,18 @@ const MEDIA_IN_WORDS: Record<string, string> = {
 	video: 'MP4, 3GPP ≤ 16 MB',
 };
 
-function mediaHint(template: TemplateDescription): string | undefined {
+/**
+ * A media header is asked for with the template's other fields: a media ID typed here, or, left
+ * empty, the file or ID set under Header Media. Optional, so Header Media's binary file still works.
+ */
+function mediaField(template: TemplateDescription): ResourceMapperField | undefined {
 	const category = headerMediaCategory(template);
 	if (!category) return undefined;
-	return `Header ${category} (${MEDIA_IN_WORDS[category]}): see Header Media`;
+	return field(
+		HEADER_MEDIA_FIELD,
+		`Header ${category}: media ID (${MEDIA_IN_WORDS[category]})`,
+		false,
+	);
 }
 
 /**
@@ -73,8 +80,8 @@ function mediaHint(template: TemplateDescription): string | undefined {
 export function templateFields(template: TemplateDescription): ResourceMapperField[] {
 	const fields: ResourceMapperField[] = [];
 	const auth = isAuthentication(template);
-	const hint = mediaHint(template);
-	if (hint) fields.push(note('note_header', hint));
+	const media = mediaField(template);
+	if (media) fields.push(media);
 	if (template.header?.format === 'TEXT') {
 		for (const n of template.header.placeholders) {
 			fields.push(
@@ -105,17 +112,19 @@ export function templateFields(template: TemplateDescription): ResourceMapperFie
 			fields.push(
 				field(`button_${button.index}_payload`, `${name}: quick reply payload (optional)`, false),
 			);
-		} else if (button.kind === 'PHONE_NUMBER') {
-			fields.push(
-				note(`note_button_${button.index}`, `${name}: phone number, fixed when approved`),
-			);
-		} else if (button.kind === 'FLOW') {
-			fields.push(
-				note(`note_button_${button.index}`, `${name}: Flow, its token is made automatically`),
-			);
 		}
+		// Phone number and Flow buttons take no value: no field (the editor shows any field as an input).
 	}
 	return fields;
+}
+
+/** The media ID typed into the template's fields, if any. */
+export function mediaIdFromMappedValues(
+	values: Record<string, unknown> | null | undefined,
+): string | undefined {
+	const raw = values?.[HEADER_MEDIA_FIELD];
+	const text = raw === null || raw === undefined ? '' : String(raw).trim();
+	return text || undefined;
 }
 
 const FIELD_ID = /^(header|body)_(\d+)$|^button_(\d+)_(url|payload)$|^auth_code$/;

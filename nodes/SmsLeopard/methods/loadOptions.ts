@@ -2,6 +2,9 @@
 import type { ILoadOptionsFunctions, INodePropertyOptions } from 'n8n-workflow';
 import { clientForNode } from '../transport/client-for-node';
 
+// Natural order: Group 2 before Group 10, as people count.
+const NATURAL = new Intl.Collator(undefined, { numeric: true, sensitivity: 'base' });
+
 export async function getGroups(this: ILoadOptionsFunctions): Promise<INodePropertyOptions[]> {
 	const client = await clientForNode(this);
 	const groups = await client.getAllGroups({ per: 100 });
@@ -13,5 +16,5 @@ export async function getGroups(this: ILoadOptionsFunctions): Promise<INodePrope
 			value: group.id,
 			description: group.description || undefined,
 		}))
-		.sort((a, b) => a.name.localeCompare(b.name));
+		.sort((a, b) => NATURAL.compare(a.name, b.name));
 }

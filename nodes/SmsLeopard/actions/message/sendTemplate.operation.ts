@@ -13,7 +13,7 @@ import {
 	checkAgainstTemplate,
 } from '../../client';
 import { headerMediaFields, planHeaderMedia } from '../../helpers/header-media';
-import { variablesFromMappedValues } from '../../helpers/template-fields';
+import { mediaIdFromMappedValues, variablesFromMappedValues } from '../../helpers/template-fields';
 import { templateFor } from '../../helpers/template-lookup';
 import { senderNumberField, templateField } from '../common.fields';
 import type { ExecutionState } from '../operation';
@@ -264,7 +264,7 @@ function readVariables(
 	context: IExecuteFunctions,
 	itemIndex: number,
 	mode: string,
-): { variables?: TemplateVariables; componentList?: unknown } {
+): { variables?: TemplateVariables; componentList?: unknown; mappedMediaId?: string } {
 	if (mode === 'json')
 		return { componentList: context.getNodeParameter('componentList', itemIndex, '') };
 	if (mode === 'define') return { variables: readDefinedVariables(context, itemIndex) };
@@ -272,7 +272,10 @@ function readVariables(
 		string,
 		unknown
 	>;
-	return { variables: variablesFromMappedValues(mapped) };
+	return {
+		variables: variablesFromMappedValues(mapped),
+		mappedMediaId: mediaIdFromMappedValues(mapped),
+	};
 }
 
 export async function execute(
@@ -288,8 +291,13 @@ export async function execute(
 	);
 	const destination = this.getNodeParameter('destination', itemIndex, '') as string;
 	const mode = this.getNodeParameter('variablesMode', itemIndex, 'template') as string;
-	const { variables, componentList } = readVariables(this, itemIndex, mode);
-	const media = await planHeaderMedia(this, itemIndex, state, phoneNumberId);
+	const { variables, componentList, mappedMediaId } = readVariables(this, itemIndex, mode);
+	const planned = await planHeaderMedia(this, itemIndex, state, phoneNumberId);
+	// Header Media set below wins; otherwise the media ID typed with the template's fields.
+	const media =
+		planned.mediaId || planned.upload || !mappedMediaId
+			? planned
+			: { ...planned, mediaId: mappedMediaId };
 	const request = {
 		phoneNumberId,
 		templateId,
