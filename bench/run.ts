@@ -4,10 +4,15 @@
  * the same figures to bench/results/latest.json (bench/results/subset.json for a BENCH_ONLY run).
  *
  *   BENCH_N8N_VERSION  n8n version (installed with scripts/n8n/install-n8n.sh), default 2.8.4
- *   BENCH_REPEATS      runs per variant of benchmark 1 (median), default 3
- *   BENCH_ONLY         comma-separated subset: sends,rateLimit,groups,upload,coldLoad,sms
+ *   BENCH_REPEATS      interleaved runs per variant of sends, limiters and scale, default 5
+ *   BENCH_ONLY         comma-separated subset: sends,limiters,scale,groups,upload,coldLoad,sms
+ *   BENCH_LIMITERS     comma-separated subset of the limiter cases (see limiters.ts)
+ *   BENCH_SENDS        sends per send benchmark (default 2000), BENCH_SCALE_SENDS (default 10000):
+ *                      smaller for a quick check of the bench itself
  *   BENCH_SMS_COUNT    recipients of the sms benchmark, default 10000
+ * A run with any of these narrowing it writes bench/results/subset.json, leaving latest.json whole.
  */
+import { execFileSync } from 'child_process';
 import { mkdtempSync, rmSync } from 'fs';
 import { cpus, tmpdir, totalmem } from 'os';
 import * as path from 'path';
@@ -17,14 +22,16 @@ import { type Sandbox, startSandbox } from '../test/sandbox';
 import { benchColdLoad } from './cold-load';
 import { benchGroups } from './groups';
 import { type Section, printSection, writeJson } from './report';
-import { LATENCY_MS, SEND_COUNT, benchRateLimited, benchSends } from './sends';
+import { benchLimiters } from './limiters';
+import { SCALE_COUNT, benchScale } from './scale';
+import { LATENCY_MS, SEND_COUNT, benchSends } from './sends';
 import { prepareBenchFolder } from './setup';
 import { SMS_COUNT, benchSms } from './sms';
 import { smsWorkflows } from './sms-workflows';
 import { FILE_NAME, benchUpload, writeBenchPdf } from './upload';
-import { groupsWorkflow, sendWorkflows, uploadWorkflows } from './workflows';
+import { groupsWorkflow, scaleWorkflows, sendWorkflows, uploadWorkflows } from './workflows';
 
-const BENCHMARKS = ['sends', 'rateLimit', 'groups', 'upload', 'coldLoad', 'sms'] as const;
+const BENCHMARKS = ['sends', 'limiters', 'scale', 'groups', 'upload', 'coldLoad', 'sms'] as const;
 type BenchName = (typeof BENCHMARKS)[number];
 
 // A subset (BENCH_ONLY) writes elsewhere, so the full run's figures quoted in the README stay whole.
@@ -61,7 +68,7 @@ const cleanup = {
 
 async function main(): Promise<void> {
 	const n8nVersion = process.env.BENCH_N8N_VERSION ?? '2.8.4';
-	const repeats = Math.max(1, Math.min(10, Number(process.env.BENCH_REPEATS ?? 3) || 3));
+	const repeats = Math.max(1, Math.min(10, Number(process.env.BENCH_REPEATS ?? 5) || 5));
 	const benchmarks = selected();
 	const n8n = resolveN8n(n8nVersion);
 
@@ -72,12 +79,14 @@ async function main(): Promise<void> {
 	log(`sandbox on ${sandbox.chatUrl} and ${sandbox.contactsUrl}`);
 
 	const sends = sendWorkflows(SEND_COUNT, sandbox.chatUrl, sandbox.channel);
+	const scale = scaleWorkflows(SCALE_COUNT);
 	const groups = groupsWorkflow();
 	const sms = smsWorkflows(SMS_COUNT, sandbox.contactsUrl);
 	const uploads = uploadWorkflows(path.join(tempDir, FILE_NAME), sandbox.chatUrl, sandbox.channel);
 	log(`packing the package and installing it into an n8n ${n8nVersion} user folder`);
 	const folder = await prepareBenchFolder(n8nVersion, sandbox, [
 		...Object.values(sends),
+		...Object.values(scale),
 		groups,
 		...Object.values(uploads),
 		...Object.values(sms),
@@ -106,8 +115,29 @@ async function main(): Promise<void> {
 			case 'sends':
 				show(name, await benchSends(folder, sandbox, sendIds, repeats, log));
 				break;
-			case 'rateLimit':
-				show(name, await benchRateLimited(folder, sandbox, sendIds, log));
+			case 'limiters':
+				show(
+					name,
+					await benchLimiters(
+						folder,
+						sandbox,
+						{ nodeDefault: sendIds.nodeDefault, httpRequestBest: id(sends.httpRequestBest) },
+						repeats,
+						log,
+					),
+				);
+				break;
+			case 'scale':
+				show(
+					name,
+					await benchScale(
+						folder,
+						sandbox,
+						{ baseline: id(scale.baseline), nodeDefault: id(scale.nodeDefault) },
+						repeats,
+						log,
+					),
+				);
 				break;
 			case 'groups':
 				show(name, await benchGroups(folder, sandbox, id(groups), log));
@@ -161,10 +191,18 @@ async function main(): Promise<void> {
 	const met = goals.filter((item) => item.pass).length;
 	const totalSeconds = Math.round((Date.now() - started) / 1000);
 	console.log(`\n${met} of ${goals.length} goals met; ${totalSeconds} s in all.`);
-	const resultsFile = benchmarks.length === BENCHMARKS.length ? RESULTS_FILE : SUBSET_RESULTS_FILE;
+	const narrowed =
+		benchmarks.length !== BENCHMARKS.length ||
+		repeats < 5 ||
+		['BENCH_LIMITERS', 'BENCH_SENDS', 'BENCH_SCALE_SENDS', 'BENCH_SMS_COUNT'].some(
+			(name) => process.env[name],
+		);
+	const resultsFile = narrowed ? SUBSET_RESULTS_FILE : RESULTS_FILE;
 	writeJson(resultsFile, {
 		generatedAt: new Date().toISOString(),
 		n8n: n8nVersion,
+		commit: currentCommit(),
+		repeats,
 		node: process.version,
 		machine: {
 			cpus: cpus().length,
@@ -182,6 +220,18 @@ async function main(): Promise<void> {
 		),
 	});
 	console.log(`Written to ${path.relative(process.cwd(), resultsFile)}.`);
+}
+
+/** The commit measured, marked when the work tree differs from it. */
+function currentCommit(): string {
+	try {
+		const git = (...args: string[]) => execFileSync('git', args, { encoding: 'utf8' }).trim();
+		const commit = git('rev-parse', 'HEAD');
+		const dirty = git('status', '--porcelain', '--untracked-files=no') !== '';
+		return dirty ? `${commit} (with uncommitted changes)` : commit;
+	} catch {
+		return 'unknown';
+	}
 }
 
 process.once('SIGINT', () => {

@@ -58,7 +58,12 @@ function sendNode(requestOptions: Record<string, unknown>): WorkflowNode {
 }
 
 /** n8n's HTTP Request node posting the same send body, one request per item. */
-function httpSendNode(chatUrl: string, channel: string, continueOnFail: boolean): WorkflowNode {
+function httpSendNode(
+	chatUrl: string,
+	channel: string,
+	continueOnFail: boolean,
+	best?: { perSecond: number },
+): WorkflowNode {
 	const body = `={{ JSON.stringify({ phone_number_id: '${SENDER}', template_id: '${TEMPLATE_ID}', destination: $json.phone, component_list: { components: [] } }) }}`;
 	return node(
 		TARGET,
@@ -72,11 +77,17 @@ function httpSendNode(chatUrl: string, channel: string, continueOnFail: boolean)
 			contentType: 'json',
 			specifyBody: 'json',
 			jsonBody: body,
-			options: {},
+			// At its best under a known limit: batches of the limit per second ("Never Error" stays off).
+			options: best
+				? { batching: { batch: { batchSize: best.perSecond, batchInterval: 1000 } } }
+				: {},
 		},
 		{
 			credentials: basicAuthCredentials,
 			...(continueOnFail ? { onError: 'continueRegularOutput' } : {}),
+			// Retry On Fail (5 tries, 1 s apart). n8n re-runs the whole node, all items, and only when it
+			// throws: with On Error: Continue it does not, so failed items show instead of a stopped run.
+			...(best ? { retryOnFail: true, maxTries: 5, waitBetweenTries: 1000 } : {}),
 		},
 	);
 }
@@ -86,8 +97,14 @@ export function sendWorkflows(
 	count: number,
 	chatUrl: string,
 	channel: string,
+	ratePerSecond = 100,
 ): Record<
-	'baseline' | 'nodeDefault' | 'nodeConcurrency50' | 'httpRequest' | 'httpRequestContinue',
+	| 'baseline'
+	| 'nodeDefault'
+	| 'nodeConcurrency50'
+	| 'httpRequest'
+	| 'httpRequestContinue'
+	| 'httpRequestBest',
 	WorkflowJson
 > {
 	const make = (id: string, name: string, target?: WorkflowNode): WorkflowJson => ({
@@ -114,6 +131,25 @@ export function sendWorkflows(
 			'bench: HTTP Request, continue on fail',
 			httpSendNode(chatUrl, channel, true),
 		),
+		httpRequestBest: make(
+			'benchSendHttpBest',
+			'bench: HTTP Request, batching at the limit, Retry On Fail',
+			httpSendNode(chatUrl, channel, true, { perSecond: ratePerSecond }),
+		),
+	};
+}
+
+/** Many items at defaults, and the same items with no sender (the memory baseline). */
+export function scaleWorkflows(count: number): Record<'baseline' | 'nodeDefault', WorkflowJson> {
+	const make = (id: string, name: string, target?: WorkflowNode): WorkflowJson => ({
+		id,
+		...workflow(name, [
+			target ? [trigger(), recipients(count), target] : [trigger(), recipients(count)],
+		]),
+	});
+	return {
+		baseline: make('benchScaleItemsOnly', `bench: ${count} items only`),
+		nodeDefault: make('benchScaleDefault', `bench: node, ${count} sends, defaults`, sendNode({})),
 	};
 }
 
