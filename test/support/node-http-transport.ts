@@ -72,7 +72,14 @@ export class NodeHttpTransport implements Transport {
 		return await new Promise<TransportResponse>((resolve) => {
 			let connected = false;
 			let settled = false;
+			// The timeout covers the whole answer: the socket's idle timeout alone lets a body that
+			// drips a byte at a time run on for ever.
+			const deadline = setTimeout(
+				() => outgoing.destroy(Object.assign(new Error('timed out'), { code: 'ETIMEDOUT' })),
+				request.timeoutMs ?? DEFAULT_TIMEOUT_MS,
+			);
 			const fail = (error: Error & { code?: string }) => {
+				clearTimeout(deadline);
 				if (settled) return;
 				settled = true;
 				const code = error.code ?? 'ECONNECTION';
@@ -124,6 +131,7 @@ export class NodeHttpTransport implements Transport {
 						for (const [name, value] of Object.entries(incoming.headers)) {
 							responseHeaders[name] = Array.isArray(value) ? value.join(', ') : value;
 						}
+						clearTimeout(deadline);
 						if (settled) return;
 						settled = true;
 						resolve({ status: incoming.statusCode ?? 0, headers: responseHeaders, body });

@@ -21,6 +21,9 @@ import {
 
 export const CREDENTIAL_TYPE = 'smsLeopardApi';
 
+/** Largest answer read: no SMSLeopard answer comes near it, and a hostile one cannot fill memory. */
+export const MAX_ANSWER_BYTES = 10 * 1024 * 1024;
+
 /** Failures that happen before a request leaves the machine: it surely did not reach the server. */
 const NOT_SENT_CODES = new Set([
 	'ECONNREFUSED',
@@ -114,6 +117,9 @@ export class N8nTransport implements Transport {
 			ignoreHttpStatusErrors: true,
 			json: true,
 			timeout: request.timeoutMs,
+			// The body is read here, not by axios: its timeout stops at the headers and it reads any
+			// length, so a dripping or endless answer would run past the timeout and fill memory.
+			encoding: 'stream',
 			// Following redirects makes axios buffer the whole request body (an upload) in memory, and
 			// would hand the credentials to another host; the API never redirects.
 			disableFollowRedirect: true,
@@ -127,6 +133,7 @@ export class N8nTransport implements Transport {
 			options.headers = headers;
 			options.json = false;
 		}
+		const deadline = Date.now() + (request.timeoutMs ?? 60_000);
 		let response: { statusCode?: number; headers?: unknown; body?: unknown };
 		try {
 			response = await this.context.helpers.httpRequestWithAuthentication.call(
@@ -149,8 +156,75 @@ export class N8nTransport implements Transport {
 				},
 			};
 		}
-		let body = response.body;
-		if (Buffer.isBuffer(body)) body = body.toString('utf8');
-		return { status: response.statusCode ?? 0, headers: lowerCaseHeaders(response.headers), body };
+		const headers = lowerCaseHeaders(response.headers);
+		const read = await readAnswer(response.body, headers, deadline);
+		if ('failure' in read) {
+			return {
+				status: 0,
+				headers: {},
+				body: undefined,
+				failure: {
+					code: read.failure,
+					requestSent: true,
+					message:
+						read.failure === 'ETOOLARGE'
+							? `The answer of ${new URL(request.url).origin} is larger than ${MAX_ANSWER_BYTES / 1024 / 1024} MB and was not read (ETOOLARGE)`
+							: `The answer of ${new URL(request.url).origin} did not end within the timeout (${read.failure})`,
+				},
+			};
+		}
+		return { status: response.statusCode ?? 0, headers, body: read.body };
 	}
+}
+
+/**
+ * Reads an answer whole, within the request's deadline and at most MAX_ANSWER_BYTES. There is no
+ * timer here (node code may not use one): each chunk checks the deadline, and a body that stops
+ * altogether is ended by axios's idle timeout. JSON is parsed as axios would have done.
+ */
+async function readAnswer(
+	body: unknown,
+	headers: Record<string, string | undefined>,
+	deadline: number,
+): Promise<{ body: unknown } | { failure: string }> {
+	if (!isStream(body)) {
+		return { body: Buffer.isBuffer(body) ? body.toString('utf8') : body };
+	}
+	if (Number(headers['content-length']) > MAX_ANSWER_BYTES) {
+		body.destroy();
+		return { failure: 'ETOOLARGE' };
+	}
+	const chunks: Buffer[] = [];
+	let size = 0;
+	try {
+		for await (const chunk of body) {
+			const bytes = Buffer.isBuffer(chunk) ? chunk : Buffer.from(String(chunk));
+			size += bytes.length;
+			if (size > MAX_ANSWER_BYTES || Date.now() > deadline) {
+				body.destroy();
+				return { failure: size > MAX_ANSWER_BYTES ? 'ETOOLARGE' : 'ETIMEDOUT' };
+			}
+			chunks.push(bytes);
+		}
+	} catch (error) {
+		return { failure: causeCode(error) === 'ECONNECTION' ? 'ECONNRESET' : causeCode(error) };
+	}
+	const text = Buffer.concat(chunks).toString('utf8');
+	if (text.trim() === '') return { body: text };
+	try {
+		return { body: JSON.parse(text) as unknown };
+	} catch {
+		return { body: text };
+	}
+}
+
+function isStream(
+	body: unknown,
+): body is AsyncIterable<Buffer | string> & { destroy(error?: Error): void } {
+	return (
+		!!body &&
+		typeof body === 'object' &&
+		Symbol.asyncIterator in body &&
+		typeof (body as { destroy?: unknown }).destroy === 'function'
+	);
 }

@@ -1,0 +1,60 @@
+/**
+ * The Timeout covers the whole answer, not only its headers, and an answer larger than 10 MB is not
+ * read: through n8n's real httpRequestWithAuthentication, against a local server whose body drips
+ * one byte at a time or never ends. Bounds are generous upper limits, not timings.
+ */
+import { hostileServer } from '../support/hostile-server';
+import { TEMPLATES } from '../sandbox';
+import { type NodeEnv, jsonItems, senderLocator, startNodeEnv, templateLocator } from './support';
+
+let env: NodeEnv;
+beforeAll(async () => {
+	env = await startNodeEnv();
+});
+afterAll(async () => await env.stop());
+
+async function sendThrough(url: string) {
+	const started = Date.now();
+	const { items, error } = await env.run(
+		{
+			resource: 'message',
+			operation: 'sendTemplate',
+			senderNumber: senderLocator,
+			template: templateLocator(TEMPLATES.flow.id),
+			destination: '+254700000001',
+			variablesMode: 'define',
+			requestOptions: { timeout: 1, maxRateLimitWait: 0 },
+		},
+		jsonItems({}),
+		{ continueOnFail: true, chatUrl: url },
+	);
+	expect(error).toBeUndefined();
+	return { json: items[0].json as Record<string, unknown>, seconds: (Date.now() - started) / 1000 };
+}
+
+describe('answers that do not end', () => {
+	it('a body that drips stops at the timeout (1 s), reported as a timeout', async () => {
+		const server = await hostileServer('drip');
+		try {
+			const { json, seconds } = await sendThrough(server.url);
+			expect(json).toMatchObject({ errorKind: 'connection', code: 'ETIMEDOUT' });
+			expect(seconds).toBeLessThan(10);
+		} finally {
+			await server.close();
+		}
+	});
+
+	it('an endless fast body stops past 10 MB, reported as too large, without reading it all', async () => {
+		const server = await hostileServer('flood');
+		try {
+			const { json, seconds } = await sendThrough(server.url);
+			expect(json).toMatchObject({ errorKind: 'connection', code: 'ETOOLARGE' });
+			expect(String(json.error)).toContain('larger than 10 MB');
+			expect(seconds).toBeLessThan(20);
+			// 10 MB read per request, plus what sat in socket buffers when the node let go.
+			expect(server.state.written).toBeLessThan(100 * 1024 * 1024);
+		} finally {
+			await server.close();
+		}
+	});
+});
