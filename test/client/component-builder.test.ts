@@ -139,6 +139,31 @@ describe('buildComponentList', () => {
 });
 
 describe('normalizeComponentList (JSON mode)', () => {
+	it('keeps the error of a huge invalid list short: 20 problems, how many more, values cut', () => {
+		const fields = Array.from({ length: 50_000 }, (_, i) => ({ name: `x${i}`, value: 'v' }));
+		fields[0].name = 'y'.repeat(1_000_000);
+		const error = validationError(() =>
+			normalizeComponentList(JSON.stringify([{ component_type: 'BODY', fields }])),
+		);
+		expect(error.issues).toHaveLength(20);
+		expect(error.moreIssues).toBe(49_980);
+		expect(error.message).toMatch(/; and 49980 more problems$/);
+		expect(error.message).toContain(`"${'y'.repeat(100)}… (1000000 characters)"`);
+		expect(error.message.length).toBeLessThan(10_000);
+	});
+
+	it('refuses more than three components before checking each one', () => {
+		const one = { component_type: 'BODY', fields: [{ name: '1', value: 'v' }] };
+		const error = validationError(() => normalizeComponentList(Array(100_000).fill(one)));
+		expect(error.issues).toEqual([
+			{
+				field: 'componentList.components',
+				message:
+					'has 100000 components: give at most one HEADER, one BODY and one BUTTONS component',
+			},
+		]);
+	});
+
 	it('accepts JSON text, canonicalises button names and turns numbers into text', () => {
 		const list = normalizeComponentList(
 			JSON.stringify({

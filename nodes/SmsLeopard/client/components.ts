@@ -8,6 +8,7 @@ import { z } from 'zod';
 import { BUTTON_NAME_FORMS, canonicalButtonName, parseButtonName } from './button-names';
 import { SmsLeopardValidationError } from './errors';
 import { validateInput } from './validation';
+import { echo } from './echo';
 
 export type ComponentType = 'HEADER' | 'BODY' | 'BUTTONS';
 
@@ -220,14 +221,14 @@ const rawComponentList = z
 						context.addIssue({
 							code: z.ZodIssueCode.custom,
 							path: [...path, 'name'],
-							message: `"${name}" is not a button name: use ${BUTTON_NAME_FORMS}`,
+							message: `"${echo(name)}" is not a button name: use ${BUTTON_NAME_FORMS}`,
 						});
 					}
 				} else if (!PLACEHOLDER_NUMBER.test(name)) {
 					context.addIssue({
 						code: z.ZodIssueCode.custom,
 						path: [...path, 'name'],
-						message: `"${name}" is not a placeholder number: ${component.component_type} fields are named "1", "2", ... for {{1}}, {{2}}, ...`,
+						message: `"${echo(name)}" is not a placeholder number: ${component.component_type} fields are named "1", "2", ... for {{1}}, {{2}}, ...`,
 					});
 				}
 				const key = canonicalButtonName(name) ?? name;
@@ -235,13 +236,32 @@ const rawComponentList = z
 					context.addIssue({
 						code: z.ZodIssueCode.custom,
 						path: [...path, 'name'],
-						message: `"${name}" is given twice in ${component.component_type}`,
+						message: `"${echo(name)}" is given twice in ${component.component_type}`,
 					});
 				}
 				seenNames.add(key);
 			});
 		});
 	});
+
+/** At most HEADER, BODY and BUTTONS once each. */
+const MAX_COMPONENTS = 3;
+
+/**
+ * Refuses a list with more components than a template can have before checking each one: checking
+ * a megabyte of components one by one takes seconds, and they cannot all be right anyway.
+ */
+function refuseTooManyComponents(parsed: unknown, fieldPrefix: string): void {
+	if (typeof parsed !== 'object' || parsed === null) return;
+	const components = (parsed as { components?: unknown }).components;
+	if (!Array.isArray(components) || components.length <= MAX_COMPONENTS) return;
+	throw new SmsLeopardValidationError([
+		{
+			field: `${fieldPrefix}.components`,
+			message: `has ${components.length} components: give at most one HEADER, one BODY and one BUTTONS component`,
+		},
+	]);
+}
 
 /**
  * Checks a hand-written `component_list` (the node's JSON mode) by the rules of spec 2.2 and 4.1 and
@@ -267,6 +287,7 @@ export function normalizeComponentList(
 		}
 	}
 	if (Array.isArray(parsed)) parsed = { components: parsed };
+	refuseTooManyComponents(parsed, fieldPrefix);
 	const checked = validateInput(rawComponentList, parsed, fieldPrefix);
 	return {
 		components: checked.components.map((component) => ({

@@ -4,6 +4,7 @@ import type { ApiCall } from './api-caller';
 import { pathId, plainText, recordId } from './identifiers';
 import { phoneNumberSchema } from './phone-number';
 import { validateInput } from './validation';
+import { echo } from './echo';
 
 export interface CustomAttribute {
 	name: string;
@@ -40,7 +41,7 @@ const createContactInput = z.object({
 					context.addIssue({
 						code: z.ZodIssueCode.custom,
 						path: [position, 'name'],
-						message: `"${item.name}" is given twice: keep one`,
+						message: `"${echo(item.name)}" is given twice: keep one`,
 					});
 				}
 				seen.add(item.name);

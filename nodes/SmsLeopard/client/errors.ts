@@ -2,6 +2,7 @@
  * Typed errors of the client. Every message says what went wrong and what to do; none ever holds
  * the API key or secret (transports never pass request headers in here).
  */
+import { MAX_LISTED_PROBLEMS, capProblem, listProblems } from './echo';
 
 export type ApiErrorKind =
 	'authentication' | 'permission' | 'notFound' | 'rateLimit' | 'server' | 'badRequest' | 'other';
@@ -19,17 +20,37 @@ export interface FieldIssue {
 	message: string;
 }
 
+/** The first issues, each capped: a huge input must not make a huge error (see echo.ts). */
+function keepFirst(issues: FieldIssue[]): FieldIssue[] {
+	return issues.slice(0, MAX_LISTED_PROBLEMS).map((issue) => ({
+		field: capProblem(issue.field),
+		message: capProblem(issue.message),
+	}));
+}
+
+function describeIssues(issues: FieldIssue[], total: number): string {
+	return listProblems(
+		issues.map((issue) => `${issue.field || 'body'}: ${issue.message}`),
+		total,
+	);
+}
+
 /** Input that the client refused before sending anything. */
 export class SmsLeopardValidationError extends SmsLeopardError {
+	/** The first issues (at most MAX_LISTED_PROBLEMS); `moreIssues` counts the rest. */
 	readonly issues: FieldIssue[];
+	readonly moreIssues: number;
 
 	constructor(issues: FieldIssue[]) {
+		const kept = keepFirst(issues);
 		super(
-			issues
-				.map((issue) => (issue.field ? `${issue.field}: ${issue.message}` : issue.message))
-				.join('; '),
+			listProblems(
+				kept.map((issue) => (issue.field ? `${issue.field}: ${issue.message}` : issue.message)),
+				issues.length,
+			),
 		);
-		this.issues = issues;
+		this.issues = kept;
+		this.moreIssues = issues.length - kept.length;
 	}
 
 	get field(): string {
@@ -141,14 +162,15 @@ export class SmsLeopardResponseError extends SmsLeopardError {
 	readonly issues: FieldIssue[];
 
 	constructor(operation: string, status: number, body: unknown, issues: FieldIssue[]) {
+		const kept = keepFirst(issues);
 		super(
 			`${operation}: the service answered HTTP ${status} with an unexpected body (` +
-				issues.map((issue) => `${issue.field || 'body'}: ${issue.message}`).join('; ') +
+				describeIssues(kept, issues.length) +
 				'). Check that the credential points at the SMSLeopard API hosts',
 		);
 		this.status = status;
 		this.body = body;
-		this.issues = issues;
+		this.issues = kept;
 	}
 }
 

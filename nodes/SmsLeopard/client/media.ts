@@ -16,6 +16,7 @@ import {
 } from './media-types';
 import type { FileContent, MultipartFile } from './transport';
 import { validateInput } from './validation';
+import { echo } from './echo';
 
 /** A file to upload: a stream factory with its exact length, or a buffer for small files. */
 export type MediaSource =
@@ -78,12 +79,12 @@ export function prepareUpload(request: UploadMediaRequest): PreparedUpload {
 	const category = categoryOfMimeType(mimeType);
 	if (!category) {
 		const allowed = Object.values(MEDIA_MIME_TYPES).flat().join(', ');
-		refuse('file.mimeType', `"${mimeType}" cannot be uploaded: use one of ${allowed}`);
+		refuse('file.mimeType', `"${echo(mimeType)}" cannot be uploaded: use one of ${allowed}`);
 	}
 	if (input.type && input.type !== category) {
 		refuse(
 			'type',
-			`is "${input.type}" but the file is ${mimeType}, which is ${category} media: set type to "${category}" or leave it empty`,
+			`is "${echo(input.type)}" but the file is ${echo(mimeType)}, which is ${category} media: set type to "${category}" or leave it empty`,
 		);
 	}
 	// A buffer when `data` holds one (the schema allows only a Buffer or nothing there); otherwise

@@ -5,6 +5,7 @@
 import { z } from 'zod';
 import type { ApiCall } from './api-caller';
 import { SmsLeopardValidationError } from './errors';
+import { echo } from './echo';
 
 export const senderNumberSchema = z
 	.object({
@@ -41,14 +42,14 @@ export function findSenderIn(senders: SenderNumber[], phoneNumberId: string): Se
 		throw new SmsLeopardValidationError([
 			{
 				field: 'phoneNumberId',
-				message: `"${wanted}" is the record ID of sender ${byRecordId.phone_number ?? ''}, not its phone_number_id: use ${byRecordId.phone_number_id} (or pick the number from the list)`,
+				message: `"${echo(wanted)}" is the record ID of sender ${byRecordId.phone_number ?? ''}, not its phone_number_id: use ${byRecordId.phone_number_id} (or pick the number from the list)`,
 			},
 		]);
 	}
 	throw new SmsLeopardValidationError([
 		{
 			field: 'phoneNumberId',
-			message: `"${wanted}" is not a phone_number_id of this account: pick the number from the list (known: ${senders.map((sender) => sender.phone_number_id).join(', ') || 'none'})`,
+			message: `"${echo(wanted)}" is not a phone_number_id of this account: pick the number from the list (known: ${senders.map((sender) => sender.phone_number_id).join(', ') || 'none'})`,
 		},
 	]);
 }

@@ -20,9 +20,12 @@ import {
 import { fieldLabel } from './field-labels';
 
 export function describeValidation(error: SmsLeopardValidationError): string {
-	return error.issues
+	const listed = error.issues
 		.map((issue) => (issue.field ? `"${fieldLabel(issue.field)}" ${issue.message}` : issue.message))
 		.join('; ');
+	// The client lists only the first problems of a huge input; say how many more there were.
+	const more = error.moreIssues;
+	return more > 0 ? `${listed}; and ${more} more problem${more === 1 ? '' : 's'}` : listed;
 }
 
 /** An n8n error for a failed item; `extraDescription` adds context such as what was already sent. */

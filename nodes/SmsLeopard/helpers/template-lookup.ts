@@ -6,6 +6,7 @@
  */
 import { SmsLeopardValidationError, type TemplateDescription } from '../client';
 import type { ExecutionState } from '../actions/operation';
+import { echo } from '../client/echo';
 
 export async function templateFor(
 	state: ExecutionState,
@@ -28,7 +29,7 @@ export async function templateFor(
 		throw new SmsLeopardValidationError([
 			{
 				field: 'templateId',
-				message: `"${templateId}" is not a template of sender ${phoneNumberId}: pick one from the list${known.length ? ` (approved: ${known.slice(0, 10).join(', ')})` : ''}`,
+				message: `"${echo(templateId)}" is not a template of sender ${phoneNumberId}: pick one from the list${known.length ? ` (approved: ${known.slice(0, 10).join(', ')})` : ''}`,
 			},
 		]);
 	}
