@@ -17,6 +17,7 @@ import {
 	bulkSendWorkflow,
 	errorOutputWorkflow,
 	everyOperationWorkflow,
+	smsWorkflow,
 } from './workflows';
 
 const WRONG_SECRET_VALUE = 'wrong-secret-must-never-show-9931';
@@ -142,6 +143,20 @@ it('every operation once, on a worker', async () => {
 	expect(nodeItems(runData, 'Get Sender Numbers').length).toBeGreaterThan(0);
 	expect(nodeItems(runData, 'Get Templates').length).toBeGreaterThan(0);
 	expect(sandbox.state.sentMessages).toHaveLength(6);
+});
+
+it('Send SMS, Delivery Report > Get and Account > Get Balance, on a worker', async () => {
+	const id = await rest.activateWorkflow(smsWorkflow(good, 'sms'));
+	expect((await post('sms', {})).status).toBe(200);
+	const [execution] = await rest.settledExecutions(id, 1);
+	expect(execution.status).toBe('success');
+	const { runData } = await rest.execution(execution.id);
+	const sent = nodeItems(runData, 'Send SMS');
+	expect(sent).toHaveLength(3);
+	expect(sandbox.state.smsMessages).toHaveLength(3);
+	const reports = nodeItems(runData, 'Delivery Report');
+	expect(reports.map((item) => item.messageId)).toEqual(sent.map((item) => item.messageId));
+	expect(nodeItems(runData, 'Balance')[0]).toMatchObject({ currency: 'KES' });
 });
 
 it('Continue (using error output) on a worker: 3 sent, the 2 invalid on the error output', async () => {

@@ -109,3 +109,32 @@ export function everyOperationWorkflow(credential: Credential, path: string): Wo
 		),
 	};
 }
+
+/** Webhook -> 3 recipients -> Send SMS -> Delivery Report > Get; Webhook -> Account > Get Balance. */
+export function smsWorkflow(credential: Credential, path: string): WorkflowJson {
+	const start = webhook(path, 'lastNode');
+	const three = code(
+		'Three',
+		"['+254700000001', '0700000002', '254700000003'].map((phone) => ({ json: { phone } }))",
+	);
+	const send = smsLeopard('Send SMS', credential, {
+		resource: 'message',
+		operation: 'sendSms',
+		source: 'SMS_Leopard',
+		recipient: '={{ $json.phone }}',
+		message: 'Flash sale today only',
+	});
+	const report = smsLeopard('Delivery Report', credential, {
+		resource: 'deliveryReport',
+		operation: 'get',
+		messageId: '={{ $json.messageId }}',
+	});
+	const balance = smsLeopard('Balance', credential, {
+		resource: 'account',
+		operation: 'getBalance',
+	});
+	return workflow(`sms ${path}`, [
+		[start, three, send, report],
+		[start, balance],
+	]);
+}
