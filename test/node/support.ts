@@ -10,7 +10,13 @@ import {
 	callResourceMapping,
 	runNode,
 } from '../harness';
-import { SENDERS, type Sandbox, type SandboxOptions, startSandbox } from '../sandbox';
+import {
+	SENDERS,
+	type Sandbox,
+	type SandboxHooks,
+	type SandboxOptions,
+	startSandbox,
+} from '../sandbox';
 
 export const senderLocator = { __rl: true, mode: 'list', value: SENDERS.primary.phone_number_id };
 export const templateLocator = (id: string) => ({ __rl: true, mode: 'id', value: id });
@@ -42,8 +48,11 @@ export interface NodeEnv {
 	stop(): Promise<void>;
 }
 
-export async function startNodeEnv(options: SandboxOptions = {}): Promise<NodeEnv> {
-	const sandbox = await startSandbox(options);
+export async function startNodeEnv(
+	options: SandboxOptions = {},
+	hooks: SandboxHooks = {},
+): Promise<NodeEnv> {
+	const sandbox = await startSandbox(options, hooks);
 	const credentialData = { ...sandbox.credentialData };
 	const credentials = { smsLeopardApi: credentialData };
 	const common = {

@@ -2,27 +2,15 @@
  * Runs the chosen operation for every input item, a bounded number at a time, and keeps the output in
  * input order with each output item paired to its input item. A failing item either becomes an error
  * item (Continue On Fail) or stops the run: no new item starts, the ones in flight finish, and the
- * error lists every item that already went out, so a rerun can skip them.
+ * error sorts every item into sent, maybe sent and not sent, so a rerun can skip the right ones.
  */
-import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
+import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 import { errorItemJson, errorOutputJson, toNodeError } from '../helpers/node-errors';
 import { clientForNode } from '../transport/client-for-node';
 import { type ExecutionState, newExecutionState } from './operation';
 import { readRequestOptions } from './request-options';
 import { resources } from './resources';
-
-type Outcome = { ok: true; results: IDataObject[] } | { ok: false; error: unknown };
-
-function summariseDone(outcomes: Array<Outcome | undefined>): string {
-	const done: string[] = [];
-	outcomes.forEach((outcome, itemIndex) => {
-		if (!outcome?.ok) return;
-		const ids = outcome.results.map((json) => json.messageId).filter(Boolean);
-		done.push(ids.length ? `item ${itemIndex}: ${ids.join(', ')}` : `item ${itemIndex}`);
-	});
-	if (done.length === 0) return 'No other item had succeeded.';
-	return `${done.length} item(s) had already succeeded and were not undone: ${done.join('; ')}.`;
-}
+import { type Outcome, summariseRun } from './run-summary';
 
 export async function route(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 	const items = this.getInputData();
@@ -91,7 +79,12 @@ export async function route(this: IExecuteFunctions): Promise<INodeExecutionData
 				pairedItem: { item: itemIndex },
 			});
 		} else {
-			throw toNodeError(this.getNode(), outcome.error, itemIndex, summariseDone(outcomes));
+			throw toNodeError(
+				this.getNode(),
+				outcome.error,
+				itemIndex,
+				summariseRun(outcomes, items.length),
+			);
 		}
 	}
 	return [output];

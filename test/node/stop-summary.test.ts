@@ -1,0 +1,81 @@
+/**
+ * Without Continue On Fail the run stops at the first failed item, and its error sorts every item
+ * into sent (with message ids), maybe sent (the answer was lost after SMSLeopard may have acted) and
+ * not sent, so a rerun can skip the right ones. The lost answer is the sandbox's reset-after-handling
+ * fault: the message is recorded as sent, the socket is destroyed before the answer.
+ */
+import { TEMPLATES } from '../sandbox';
+import { type NodeEnv, jsonItems, senderLocator, startNodeEnv, templateLocator } from './support';
+
+let env: NodeEnv;
+/** Which send (1-based) the sandbox answers by resetting the connection; 0: none. */
+let resetSendNumber = 0;
+let sendsSeen = 0;
+
+beforeAll(async () => {
+	env = await startNodeEnv(
+		{},
+		{
+			onResponse(entry) {
+				if (!entry.path.endsWith('/send')) return;
+				sendsSeen++;
+				// Arm the fault for the next send only, then lift it once it has struck.
+				const armed = sendsSeen + 1 === resetSendNumber;
+				env.sandbox.setOptions(
+					armed ? { resetRate: 1, resetMode: 'afterHandling' } : { resetRate: 0 },
+				);
+			},
+		},
+	);
+});
+afterAll(async () => await env.stop());
+beforeEach(() => {
+	env.sandbox.reset();
+	env.sandbox.setOptions({ resetRate: 0 });
+	sendsSeen = 0;
+	resetSendNumber = 0;
+});
+
+const parameters = {
+	resource: 'message',
+	operation: 'sendTemplate',
+	senderNumber: senderLocator,
+	destination: '={{ $json.phone }}',
+	template: templateLocator(TEMPLATES.flow.id),
+	variablesMode: 'define',
+	requestOptions: { concurrency: 1 },
+};
+const recipients = (count: number) =>
+	jsonItems(
+		...Array.from({ length: count }, (_, index) => ({ phone: `+2547004000${10 + index}` })),
+	);
+
+describe('Stop on the first failure: what was sent, maybe sent and not sent', () => {
+	it('a lost answer after the message went out: the item is "maybe sent", the rest "not sent"', async () => {
+		resetSendNumber = 2;
+		const { error } = await env.run(parameters, recipients(5));
+		expect(error).toBeDefined();
+		const description = String(error?.description);
+		const sent = env.sandbox.state.sentMessages;
+		// The service acted on both sends; the node saw the answer of the first only.
+		expect(sent).toHaveLength(2);
+		expect(description).toContain(`Sent: item 0 (${sent[0].id}).`);
+		expect(description).toContain('Maybe sent, the answer was lost: item 1; check in SMSLeopard');
+		expect(description).toContain(
+			'Not sent (failed before SMSLeopard acted, or not started): items 2-4; safe to run again',
+		);
+		expect(description).not.toContain('No other item had succeeded');
+	});
+
+	it('an invalid item: nothing maybe sent, the invalid and later items "not sent"', async () => {
+		const items = recipients(4);
+		items[2].json.phone = 'call me maybe';
+		const { error } = await env.run(parameters, items);
+		const description = String(error?.description);
+		const sent = env.sandbox.state.sentMessages;
+		expect(sent).toHaveLength(2);
+		expect(description).toContain(`Sent: item 0 (${sent[0].id}); item 1 (${sent[1].id}).`);
+		expect(description).toContain('Maybe sent, the answer was lost: none.');
+		expect(description).toContain('items 2-3; safe to run again');
+	});
+});
