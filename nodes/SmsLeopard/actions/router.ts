@@ -7,10 +7,10 @@
 import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 import { errorItemJson, errorOutputJson, toNodeError } from '../helpers/node-errors';
 import { clientForNode } from '../transport/client-for-node';
-import { type ExecutionState, newExecutionState } from './operation';
+import { type ExecutionState, type ItemOutcome, newExecutionState } from './operation';
 import { readRequestOptions } from './request-options';
 import { resources } from './resources';
-import { type Outcome, summariseRun } from './run-summary';
+import { summariseRun } from './run-summary';
 
 export async function route(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 	const items = this.getInputData();
@@ -35,7 +35,7 @@ export async function route(this: IExecuteFunctions): Promise<INodeExecutionData
 	const state: ExecutionState = newExecutionState(client);
 	const continueOnFail = this.continueOnFail();
 	const toErrorOutput = this.getNode().onError === 'continueErrorOutput';
-	const outcomes: Array<Outcome | undefined> = new Array(items.length);
+	const outcomes: Array<ItemOutcome | undefined> = new Array(items.length);
 	let next = 0;
 	let stopped = false;
 

@@ -4,7 +4,6 @@
  * reached SMSLeopard with its answer lost (a reset or timeout after the request went out, a 5xx, a
  * success status with a broken body): running them again may send twice.
  */
-import type { IDataObject } from 'n8n-workflow';
 import { NodeApiError } from 'n8n-workflow';
 import {
 	SmsLeopardApiError,
@@ -12,8 +11,7 @@ import {
 	SmsLeopardResponseError,
 	SmsLeopardServerError,
 } from '../client';
-
-export type Outcome = { ok: true; results: IDataObject[] } | { ok: false; error: unknown };
+import type { ItemOutcome } from './operation';
 
 /** True when the failed request may still have been acted on by the service. */
 export function mayHaveBeenActedOn(error: unknown): boolean {
@@ -36,7 +34,7 @@ function listItems(indexes: number[]): string {
 	return `${indexes.length === 1 ? 'item' : 'items'} ${parts.join(', ')}`;
 }
 
-export function summariseRun(outcomes: Array<Outcome | undefined>, itemCount: number): string {
+export function summariseRun(outcomes: Array<ItemOutcome | undefined>, itemCount: number): string {
 	const sent: string[] = [];
 	const maybe: number[] = [];
 	const notSent: number[] = [];

@@ -67,11 +67,19 @@ export function toNodeError(
 		});
 	}
 	if (error instanceof SmsLeopardConnectionError) {
-		return new NodeApiError(node, { message: error.message, code: error.causeCode } as JsonObject, {
-			message: error.message,
-			description: `Item ${itemIndex}: no answer from SMSLeopard. Check the URLs of the credential and the network.${error.requestSent ? ' The request may have reached the service: check before sending it again.' : ' The request did not reach the service: it is safe to run again.'}${suffix}`,
-			itemIndex,
-		});
+		const nodeError = new NodeApiError(
+			node,
+			{ message: error.message, code: error.causeCode } as JsonObject,
+			{
+				message: error.message,
+				description: `Item ${itemIndex}: no answer from SMSLeopard. Check the URLs of the credential and the network.${error.requestSent ? ' The request may have reached the service: check before sending it again.' : ' The request did not reach the service: it is safe to run again.'}${suffix}`,
+				itemIndex,
+			},
+		);
+		// NodeApiError swaps a message that names a network code (ECONNRESET…) for n8n's generic
+		// text, losing what the node said ("Maybe sent: …", which items): put it back.
+		nodeError.message = error.message;
+		return nodeError;
 	}
 	if (error instanceof SmsLeopardResponseError) {
 		return new NodeOperationError(node, error.message, {
