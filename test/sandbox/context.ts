@@ -56,6 +56,7 @@ export const DEFAULT_OPTIONS: ResolvedOptions = {
 	templateListingFailures: 0,
 	noTemplateListing: false,
 	smsDeliveryMs: 2000,
+	echoRequestHeaders: false,
 };
 
 const FRACTIONS = [
@@ -113,6 +114,7 @@ export function mergeOptions(
 		problems.push('burst429RetryAfter');
 	}
 	if (!isNonNegativeInteger(merged.smsDeliveryMs)) problems.push('smsDeliveryMs');
+	if (typeof merged.echoRequestHeaders !== 'boolean') problems.push('echoRequestHeaders');
 	if (!Number.isInteger(merged.seed)) problems.push('seed');
 	if (!isNonNegativeInteger(merged.groupCount)) problems.push('groupCount');
 	if (!(Number.isInteger(merged.maxPerPage) && merged.maxPerPage >= 1)) problems.push('maxPerPage');

@@ -10,7 +10,14 @@ import { authFailureMessage, checkBasicAuth } from './auth';
 import type { SandboxContext } from './context';
 import { errorBody, unauthorizedBody } from './errors';
 import type { AnswerFault } from './faults';
-import { flattenHeaders, sleep, truncatedJson, writeJson, writeRaw } from './http-util';
+import {
+	flattenHeaders,
+	isPlainObject,
+	sleep,
+	truncatedJson,
+	writeJson,
+	writeRaw,
+} from './http-util';
 import type { HostName, Problem, RecordedRequest } from './types';
 
 export interface Exchange {
@@ -51,6 +58,20 @@ const PROXY_PAGE = Buffer.from(
 		'</form></body></html>\n',
 );
 
+/** The `echoRequestHeaders` knob: the request's headers, and the Basic credentials decoded, echoed. */
+function withEchoedHeaders(body: unknown, req: IncomingMessage): unknown {
+	const headers = flattenHeaders(req);
+	const basic = /^Basic\s+(\S+)$/i.exec(headers.authorization ?? '');
+	const decoded = basic ? Buffer.from(basic[1], 'base64').toString('utf8') : '';
+	const echo = ` (request headers: ${JSON.stringify(headers)}; credentials: ${decoded})`;
+	if (!isPlainObject(body)) return body;
+	const copy: Record<string, unknown> = { ...body, request_headers: headers };
+	for (const field of ['error_message', 'message']) {
+		if (typeof copy[field] === 'string') copy[field] = `${copy[field] as string}${echo}`;
+	}
+	return copy;
+}
+
 function makeExchange(
 	ctx: SandboxContext,
 	host: HostName,
@@ -75,6 +96,7 @@ function makeExchange(
 				return done();
 			}
 			record.status = status;
+			if (status >= 400 && ctx.options.echoRequestHeaders) body = withEchoedHeaders(body, req);
 			if (ctx.options.latencyMs > 0) await sleep(ctx.options.latencyMs);
 			if (ex.answerFault === 'slow') await sleep(ctx.options.slowMs);
 			if (ex.answerFault === 'malformedJson') {

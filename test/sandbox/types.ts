@@ -59,6 +59,12 @@ export interface SandboxOptions {
 	noTemplateListing?: boolean;
 	/** After this many ms an SMS is delivered (or not); half-way it is `sent`. Default 2000. */
 	smsDeliveryMs?: number;
+	/**
+	 * A careless gateway: every error answer (status 400 and up) echoes the request's headers, and
+	 * the key and secret decoded from its Basic Authorization, in its message and a `request_headers`
+	 * field.
+	 */
+	echoRequestHeaders?: boolean;
 }
 
 export type RunawayPagination = 'off' | 'repeat' | 'fresh';
@@ -105,6 +111,7 @@ export interface ResolvedOptions {
 	templateListingFailures: number;
 	noTemplateListing: boolean;
 	smsDeliveryMs: number;
+	echoRequestHeaders: boolean;
 }
 
 export type HostName = 'chat' | 'contacts';

@@ -6,7 +6,9 @@
  */
 import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 import { errorItemJson, errorOutputJson, toNodeError } from '../helpers/node-errors';
+import { credentialSecrets, redactDeep, redactError } from '../helpers/redact';
 import { clientForNode } from '../transport/client-for-node';
+import { CREDENTIAL_TYPE } from '../transport/n8n-transport';
 import { type ExecutionState, type ItemOutcome, newExecutionState } from './operation';
 import { readRequestOptions } from './request-options';
 import { resources } from './resources';
@@ -32,6 +34,7 @@ export async function route(this: IExecuteFunctions): Promise<INodeExecutionData
 		requestsPerSecond: options.requestsPerSecond,
 		parallelCalls: workers,
 	});
+	const secrets = credentialSecrets(await this.getCredentials(CREDENTIAL_TYPE));
 	const state: ExecutionState = newExecutionState(client);
 	const continueOnFail = this.continueOnFail();
 	const toErrorOutput = this.getNode().onError === 'continueErrorOutput';
@@ -67,23 +70,25 @@ export async function route(this: IExecuteFunctions): Promise<INodeExecutionData
 		if (!outcome) continue;
 		if (outcome.ok) {
 			output.push(
-				...this.helpers.constructExecutionMetaData(this.helpers.returnJsonArray(outcome.results), {
-					itemData: { item: itemIndex },
-				}),
+				...this.helpers.constructExecutionMetaData(
+					this.helpers.returnJsonArray(redactDeep(outcome.results, secrets)),
+					{ itemData: { item: itemIndex } },
+				),
 			);
 		} else if (continueOnFail) {
 			output.push({
-				json: toErrorOutput
-					? errorOutputJson(toNodeError(this.getNode(), outcome.error, itemIndex), outcome.error)
-					: errorItemJson(outcome.error),
+				json: redactDeep(
+					toErrorOutput
+						? errorOutputJson(toNodeError(this.getNode(), outcome.error, itemIndex), outcome.error)
+						: errorItemJson(outcome.error),
+					secrets,
+				),
 				pairedItem: { item: itemIndex },
 			});
 		} else {
-			throw toNodeError(
-				this.getNode(),
-				outcome.error,
-				itemIndex,
-				summariseRun(outcomes, items.length),
+			throw redactError(
+				toNodeError(this.getNode(), outcome.error, itemIndex, summariseRun(outcomes, items.length)),
+				secrets,
 			);
 		}
 	}

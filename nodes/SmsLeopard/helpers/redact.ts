@@ -1,0 +1,64 @@
+/**
+ * Keeps the credential out of everything the node emits. A server or proxy may echo the request's
+ * Authorization header (or the key and secret decoded from it) in an error body; whatever comes
+ * back, the API key, the API secret and the Basic token built from them are replaced before an
+ * error is thrown or an item is output.
+ */
+import type { ICredentialDataDecryptedObject } from 'n8n-workflow';
+
+export const REDACTED = '[redacted]';
+
+/** Shorter values are not replaced: they would mangle ordinary text and cannot be real secrets. */
+const MIN_SECRET_LENGTH = 4;
+
+export function credentialSecrets(credentials: ICredentialDataDecryptedObject): string[] {
+	const key = typeof credentials.apiKey === 'string' ? credentials.apiKey : '';
+	const secret = typeof credentials.apiSecret === 'string' ? credentials.apiSecret : '';
+	const token = Buffer.from(`${key}:${secret}`).toString('base64');
+	// Longest first, so a secret that contains the key is replaced whole.
+	return [token, key, secret, encodeURIComponent(key), encodeURIComponent(secret)]
+		.filter((value) => value.length >= MIN_SECRET_LENGTH)
+		.sort((a, b) => b.length - a.length);
+}
+
+export function redactText(text: string, secrets: string[]): string {
+	let result = text;
+	for (const secret of secrets) result = result.split(secret).join(REDACTED);
+	return result;
+}
+
+/** A copy of `value` with every string in it (keys too) redacted; cycles are cut. */
+export function redactDeep<T>(value: T, secrets: string[], seen = new WeakSet<object>()): T {
+	if (typeof value === 'string') return redactText(value, secrets) as T;
+	if (!value || typeof value !== 'object' || Buffer.isBuffer(value)) return value;
+	if (seen.has(value)) return undefined as T;
+	seen.add(value);
+	if (Array.isArray(value)) return value.map((entry) => redactDeep(entry, secrets, seen)) as T;
+	const copy: Record<string, unknown> = {};
+	// An error's message and stack are not enumerable: copy them explicitly.
+	if (value instanceof Error) {
+		copy.name = value.name;
+		copy.message = redactText(value.message, secrets);
+		if (value.stack) copy.stack = redactText(value.stack, secrets);
+	}
+	for (const [name, entry] of Object.entries(value)) {
+		copy[redactText(name, secrets)] = redactDeep(entry, secrets, seen);
+	}
+	return copy as T;
+}
+
+/**
+ * Redacts an error in place (n8n records its own fields, message and stack with the execution) and
+ * returns it.
+ */
+export function redactError<E extends Error>(error: E, secrets: string[]): E {
+	const fields = error as unknown as Record<string, unknown>;
+	for (const name of Object.keys(fields)) {
+		// The node the error names is the workflow's own node: parameters, never the credential.
+		if (name === 'node') continue;
+		fields[name] = redactDeep(fields[name], secrets);
+	}
+	error.message = redactText(error.message, secrets);
+	if (error.stack) error.stack = redactText(error.stack, secrets);
+	return error;
+}
