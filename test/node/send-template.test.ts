@@ -259,6 +259,41 @@ describe('Message > Send Template in the real n8n engine', () => {
 		expect(env.sends().map((send) => send.media_id)).toEqual([mediaId]);
 	});
 
+	it('refuses a line break in a text-header variable before sending, in fields and in JSON', async () => {
+		const fields = await env.run(
+			{
+				...base,
+				template: templateLocator(TEMPLATES.textHeader.id),
+				variablesMode: 'define',
+				headerVariables: { variable: [{ placeholder: 1, value: '={{ $json.name }}' }] },
+				bodyVariables: {
+					variable: [
+						{ placeholder: 1, value: 'Amina' },
+						{ placeholder: 2, value: 'Club' },
+					],
+				},
+			},
+			jsonItems({ phone: '+254700200001', name: 'Amina\r\nBcc: everyone' }),
+		);
+		expect(fields.error?.message).toContain(
+			'"Header {{1}}" is part of the header, which is one line',
+		);
+		const json = await env.run(
+			{
+				...base,
+				template: templateLocator(TEMPLATES.textHeader.id),
+				variablesMode: 'json',
+				componentList:
+					'={{ JSON.stringify({ components: [{ component_type: "HEADER", fields: [{ name: "1", value: "A\\nB" }] }, { component_type: "BODY", fields: [{ name: "1", value: "A" }, { name: "2", value: "B" }] }] }) }}',
+			},
+			jsonItems({ phone: '+254700200001' }),
+		);
+		expect(json.error?.message).toContain(
+			'"Header {{1}}" is part of the header, which is one line',
+		);
+		expect(env.sends()).toHaveLength(0);
+	});
+
 	it('Continue On Fail: a bad item becomes an error item, the others are sent', async () => {
 		const { items, error } = await env.run(
 			{

@@ -66,6 +66,22 @@ const sendTemplateInput = z
 	});
 
 /** Checks a send request and turns it into the body the service takes; nothing is sent. */
+/**
+ * A header is one line on the recipient's screen, and WhatsApp refuses header variables with line
+ * breaks; checked on the built list so every way of filling the template (fields, JSON) is covered.
+ */
+function refuseMultilineHeader(componentList: ComponentList): void {
+	const issues = componentList.components
+		.filter((component) => component.component_type === 'HEADER')
+		.flatMap((component) => component.fields)
+		.filter((field) => /[\r\n\u2028\u2029]/.test(field.value))
+		.map((field) => ({
+			field: `header {{${field.name}}}`,
+			message: 'is part of the header, which is one line: remove the line break from the value',
+		}));
+	if (issues.length > 0) throw new SmsLeopardValidationError(issues);
+}
+
 export function buildSendTemplateBody(request: SendTemplateRequest): SendTemplateBody {
 	if (request === null || typeof request !== 'object') {
 		throw new SmsLeopardValidationError([{ field: '', message: 'the send request is missing' }]);
@@ -75,6 +91,7 @@ export function buildSendTemplateBody(request: SendTemplateRequest): SendTemplat
 		input.componentList !== undefined
 			? normalizeComponentList(input.componentList)
 			: buildComponentList((input.variables as TemplateVariables | undefined) ?? {});
+	refuseMultilineHeader(componentList);
 	return {
 		destination: input.destination,
 		template_id: input.templateId,
