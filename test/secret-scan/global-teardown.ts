@@ -1,6 +1,6 @@
 /**
  * The secret scan: after every suite ran, no recorded output item or error may hold the sandbox's
- * API secret, a wrong secret used by a test, or the Basic token built from the key and secret.
+ * API key, the API secret, a wrong secret used by a test, or the Basic token built from the key and secret.
  */
 import { rmSync } from 'fs';
 import { scanRecords } from './scan';
@@ -14,6 +14,6 @@ export default function globalTeardown(): void {
 	if (leaks.length > 0)
 		throw new Error(`secret scan: ${leaks.length} leak(s):\n${leaks.join('\n')}`);
 	console.log(
-		`\nsecret scan: ${records} recorded node outputs and errors checked; none holds the API secret or its Basic token`,
+		`\nsecret scan: ${records} recorded node outputs and errors checked; none holds the API key, the API secret or their Basic token`,
 	);
 }

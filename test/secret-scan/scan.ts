@@ -4,7 +4,9 @@ import path from 'path';
 import { SANDBOX_API_KEY, SANDBOX_API_SECRET } from '../sandbox/seed';
 import { TEST_SECRETS } from './secrets';
 
+// The key too: with the secret it is the credential, and the node redacts all three.
 export const SECRETS = [
+	SANDBOX_API_KEY,
 	SANDBOX_API_SECRET,
 	...TEST_SECRETS,
 	Buffer.from(`${SANDBOX_API_KEY}:${SANDBOX_API_SECRET}`).toString('base64'),
