@@ -294,6 +294,31 @@ describe('Message > Send Template in the real n8n engine', () => {
 		expect(env.sends()).toHaveLength(0);
 	});
 
+	it('From the Template mode refuses an object or a list as a value, as Define Below does', async () => {
+		const { items } = await env.run(
+			{
+				...base,
+				template: templateLocator(TEMPLATES.urlButton.id),
+				variablesMode: 'template',
+				templateFields: {
+					mappingMode: 'defineBelow',
+					value: { body_1: '={{ $json.parcel }}', button_0_url: '={{ $json.parcel }}' },
+				},
+			},
+			jsonItems(
+				{ phone: '+254700200001', parcel: { id: 'PX-77' } },
+				{ phone: '+254700200002', parcel: ['PX', '77'] },
+			),
+			{ continueOnFail: true },
+		);
+		expect(JSON.stringify(items[0].json)).toContain(
+			'Body {{1}}\\" must be text or a number, not an object',
+		);
+		expect(JSON.stringify(items[1].json)).toContain('must be text or a number, not a list');
+		expect(JSON.stringify(items[0].json)).toContain('Button url:0');
+		expect(env.sends()).toHaveLength(0);
+	});
+
 	it('Continue On Fail: a bad item becomes an error item, the others are sent', async () => {
 		const { items, error } = await env.run(
 			{

@@ -11,7 +11,7 @@ import type {
 	TemplateDescription,
 	TemplateVariables,
 } from '../client';
-import { headerMediaCategory } from '../client';
+import { SmsLeopardValidationError, headerMediaCategory } from '../client';
 
 // The editor shows a field's label on one line of about 50 characters: say the essential first.
 const SNIPPET_LENGTH = 40;
@@ -129,6 +129,28 @@ export function mediaIdFromMappedValues(
 
 const FIELD_ID = /^(header|body)_(\d+)$|^button_(\d+)_(url|payload)$|^auth_code$/;
 
+/** The name errors use for a mapped field, as the label helper knows it ("Body {{2}}"). */
+function errorFieldName(match: RegExpExecArray): string {
+	if (match[1]) return `${match[1]} {{${match[2]}}}`;
+	if (match[4]) return `button ${match[4] === 'url' ? 'url' : 'quick_reply'}:${match[3]}`;
+	return 'body {{1}}';
+}
+
+/**
+ * A template value is one piece of text. An object or a list from an expression would go out as
+ * "[object Object]" or "a,b": refused, as Define Below refuses it, so the user picks the value meant.
+ */
+function refuseStructuredValues(values: Record<string, unknown>): void {
+	const issues = Object.entries(values)
+		.map(([id, raw]) => ({ raw, match: FIELD_ID.exec(id) }))
+		.filter(({ raw, match }) => match !== null && typeof raw === 'object' && raw !== null)
+		.map(({ raw, match }) => ({
+			field: errorFieldName(match as RegExpExecArray),
+			message: `must be text or a number, not ${Array.isArray(raw) ? 'a list' : 'an object'}: pick one value with an expression such as {{ $json.order.id }}`,
+		}));
+	if (issues.length > 0) throw new SmsLeopardValidationError(issues);
+}
+
 /** Mapped values (by field id) to variables; empty optional values are left out. */
 export function variablesFromMappedValues(
 	values: Record<string, unknown> | null | undefined,
@@ -136,6 +158,7 @@ export function variablesFromMappedValues(
 	const header: PlaceholderValue[] = [];
 	const body: PlaceholderValue[] = [];
 	const buttons: ButtonValue[] = [];
+	refuseStructuredValues(values ?? {});
 	for (const [id, raw] of Object.entries(values ?? {})) {
 		if (raw === null || raw === undefined || String(raw) === '') continue;
 		const value = String(raw);
