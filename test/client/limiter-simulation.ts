@@ -5,6 +5,7 @@ import { ApiCaller } from '../../nodes/SmsLeopard/client/api-caller';
 import { DEFAULT_RETRY } from '../../nodes/SmsLeopard/client/retry';
 import type { Transport } from '../../nodes/SmsLeopard/client/transport';
 import { Limiter, type LimiterSettings } from '../sandbox/limiters';
+import { mulberry32 } from '../sandbox/faults';
 
 /** Timers fire in time order; time jumps to the next timer once every promise has settled. */
 export class VirtualClock {
@@ -40,17 +41,8 @@ export class VirtualClock {
 	}
 }
 
-/** mulberry32, so the retries' jitter is the same every run. */
-export function seededRandom(seed: number): () => number {
-	let a = seed >>> 0;
-	return () => {
-		a = (a + 0x6d2b79f5) >>> 0;
-		let t = a;
-		t = Math.imul(t ^ (t >>> 15), t | 1);
-		t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-		return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-	};
-}
+/** mulberry32 (the sandbox's generator), so the retries' jitter is the same every run. */
+export const seededRandom = mulberry32;
 
 export interface Simulation {
 	limiter: LimiterSettings;

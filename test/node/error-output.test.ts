@@ -3,8 +3,7 @@
  * items leave on the error output and the sent ones on the success output; with "Continue" every
  * item stays on the one output, the failed ones as readable error items.
  */
-import { TEMPLATES } from '../sandbox';
-import { type NodeEnv, jsonItems, senderLocator, startNodeEnv, templateLocator } from './support';
+import { type NodeEnv, flowSendParameters, jsonItems, startNodeEnv } from './support';
 
 let env: NodeEnv;
 
@@ -15,12 +14,7 @@ afterAll(async () => await env.stop());
 beforeEach(() => env.sandbox.reset());
 
 const parameters = {
-	resource: 'message',
-	operation: 'sendTemplate',
-	senderNumber: senderLocator,
-	destination: '={{ $json.phone }}',
-	template: templateLocator(TEMPLATES.flow.id),
-	variablesMode: 'define',
+	...flowSendParameters,
 };
 // Five recipients, two of them not phone numbers (items 1 and 3).
 const recipients = () =>

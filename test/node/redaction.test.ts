@@ -5,8 +5,7 @@
  * plays that server.
  */
 import { type RunNodeResult } from '../harness';
-import { TEMPLATES } from '../sandbox';
-import { type NodeEnv, jsonItems, senderLocator, startNodeEnv, templateLocator } from './support';
+import { type NodeEnv, flowSendParameters, jsonItems, startNodeEnv } from './support';
 
 let env: NodeEnv;
 
@@ -18,12 +17,7 @@ beforeEach(() => env.sandbox.reset());
 
 const WRONG_SECRET = 'wrong-secret-echoed-back-5120';
 const parameters = {
-	resource: 'message',
-	operation: 'sendTemplate',
-	senderNumber: senderLocator,
-	destination: '={{ $json.phone }}',
-	template: templateLocator(TEMPLATES.flow.id),
-	variablesMode: 'define',
+	...flowSendParameters,
 };
 
 function everything(result: RunNodeResult): string {

@@ -4,8 +4,7 @@
  * not sent, so a rerun can skip the right ones. The lost answer is the sandbox's reset-after-handling
  * fault: the message is recorded as sent, the socket is destroyed before the answer.
  */
-import { TEMPLATES } from '../sandbox';
-import { type NodeEnv, jsonItems, senderLocator, startNodeEnv, templateLocator } from './support';
+import { type NodeEnv, flowSendParameters, jsonItems, startNodeEnv } from './support';
 
 let env: NodeEnv;
 /** Which send (1-based) the sandbox answers by resetting the connection; 0: none. */
@@ -37,12 +36,7 @@ beforeEach(() => {
 });
 
 const parameters = {
-	resource: 'message',
-	operation: 'sendTemplate',
-	senderNumber: senderLocator,
-	destination: '={{ $json.phone }}',
-	template: templateLocator(TEMPLATES.flow.id),
-	variablesMode: 'define',
+	...flowSendParameters,
 	requestOptions: { concurrency: 1 },
 };
 const recipients = (count: number) =>

@@ -12,6 +12,7 @@ import {
 } from '../harness';
 import {
 	SENDERS,
+	TEMPLATES,
 	type Sandbox,
 	type SandboxHooks,
 	type SandboxOptions,
@@ -20,6 +21,16 @@ import {
 
 export const senderLocator = { __rl: true, mode: 'list', value: SENDERS.primary.phone_number_id };
 export const templateLocator = (id: string) => ({ __rl: true, mode: 'id', value: id });
+
+/** Send Template with the Flow template (nothing to fill in) to each item's `phone`. */
+export const flowSendParameters = {
+	resource: 'message',
+	operation: 'sendTemplate',
+	senderNumber: senderLocator,
+	destination: '={{ $json.phone }}',
+	template: templateLocator(TEMPLATES.flow.id),
+	variablesMode: 'define',
+};
 
 export interface NodeEnv {
 	sandbox: Sandbox;

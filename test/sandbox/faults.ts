@@ -5,8 +5,8 @@
 import { Limiter, type LimiterSettings, type Refusal } from './limiters';
 import type { FaultName, HostName, ResolvedOptions } from './types';
 
-/** mulberry32: tiny, fast, good enough for choosing which requests fail. */
-function mulberry32(seed: number): () => number {
+/** mulberry32: tiny, fast, good enough for choosing which requests fail or jitter. */
+export function mulberry32(seed: number): () => number {
 	let a = seed >>> 0;
 	return () => {
 		a = (a + 0x6d2b79f5) >>> 0;
