@@ -1,11 +1,18 @@
 // Unit and integration tests: the client and the node against the in-process sandbox.
-// The end-to-end suite in real n8n (jest.e2e.config.js) and in queue mode (jest.queue.config.js) have their own.
+// The end-to-end suite in real n8n (jest.e2e.config.js), queue mode (jest.queue.config.js) and the
+// browser test of the editor (jest.editor.config.js) have their own.
 module.exports = {
 	preset: 'ts-jest',
 	testEnvironment: 'node',
 	roots: ['<rootDir>/test'],
 	testMatch: ['**/*.test.ts'],
-	testPathIgnorePatterns: ['/node_modules/', '/dist/', '/test/e2e/', '/test/queue/'],
+	testPathIgnorePatterns: [
+		'/node_modules/',
+		'/dist/',
+		'/test/e2e/',
+		'/test/queue/',
+		'/test/editor/',
+	],
 	transform: {
 		'^.+\\.ts$': ['ts-jest', { diagnostics: false }],
 	},

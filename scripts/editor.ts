@@ -21,14 +21,23 @@ export interface Editor {
 	stop(): Promise<void>;
 }
 
-export async function startEditor(port: number): Promise<Editor> {
+export interface EditorPorts {
+	n8n: number;
+	/** The sandbox's hosts; 0 picks free ports (the browser test), `npm start` uses fixed ones. */
+	chat?: number;
+	contacts?: number;
+}
+
+export async function startEditor(ports: number | EditorPorts): Promise<Editor> {
+	const wanted: EditorPorts = typeof ports === 'number' ? { n8n: ports } : ports;
 	const sandbox = await startSandbox({
-		chatPort: Number(process.env.SANDBOX_CHAT_PORT ?? 4010),
-		contactsPort: Number(process.env.SANDBOX_CONTACTS_PORT ?? 4011),
+		chatPort: wanted.chat ?? Number(process.env.SANDBOX_CHAT_PORT ?? 4010),
+		contactsPort: wanted.contacts ?? Number(process.env.SANDBOX_CONTACTS_PORT ?? 4011),
 		groupCount: 230,
 	});
 	step(`sandbox listening: chat ${sandbox.chatUrl}, contacts ${sandbox.contactsUrl}`);
 	const { folder, workflowId } = await prepareDemoFolder(sandbox);
+	const port = wanted.n8n;
 	step(`starting n8n ${DEMO_N8N_VERSION} on port ${port}`);
 	const server = await startN8nServer(folder, { port });
 	await setUpOwner(server.url);

@@ -1,0 +1,81 @@
+/**
+ * Driving the n8n editor in headless Chromium (Debian's chromium package, no browser download):
+ * what the browser test (`npm run test:editor`) and the README screenshots (`npm run screenshots`)
+ * share, so each step is written once. Every wait is for something on screen, bounded.
+ */
+import { mkdirSync } from 'fs';
+import { dirname } from 'path';
+import { type Browser, type Locator, type Page, chromium } from 'playwright-core';
+
+import { signIn } from '../e2e/harness';
+
+export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+/** Longest wait for one thing to appear; n8n's editor is slow on a loaded 2-core machine. */
+export const STEP_TIMEOUT_MS = 30_000;
+
+export async function launchBrowser(): Promise<Browser> {
+	return chromium.launch({
+		executablePath: CHROMIUM,
+		args: [
+			'--no-sandbox',
+			'--disable-gpu',
+			'--disable-quic',
+			'--no-first-run',
+			'--disable-background-networking',
+			'--disable-component-update',
+			'--disable-sync',
+		],
+	});
+}
+
+/** A page signed in as the demo owner (the session cookie of the REST login). */
+export async function signedInPage(browser: Browser, url: string): Promise<Page> {
+	const page = await browser.newPage({ viewport: { width: 1440, height: 900 } });
+	page.setDefaultTimeout(STEP_TIMEOUT_MS);
+	const cookie = await signIn(url);
+	const equals = cookie.indexOf('=');
+	await page
+		.context()
+		.addCookies([{ name: cookie.slice(0, equals), value: cookie.slice(equals + 1), url }]);
+	return page;
+}
+
+export function canvasNode(page: Page, name: string): Locator {
+	return page.locator('[data-test-id="canvas-node"]', { hasText: name }).first();
+}
+
+/** Opens a workflow and waits until its nodes are drawn. */
+export async function openWorkflow(
+	page: Page,
+	url: string,
+	workflowId: string,
+	firstNode: string,
+): Promise<void> {
+	await page.goto(`${url}/workflow/${workflowId}`);
+	await canvasNode(page, firstNode).waitFor({ state: 'visible' });
+	// First-run pop-ups, when there are any.
+	await page.keyboard.press('Escape');
+}
+
+/** The node details view (NDV) of a node on the canvas, once its parameters are shown. */
+export async function openNode(page: Page, name: string): Promise<Locator> {
+	await canvasNode(page, name).dblclick({ force: true });
+	const ndv = page.locator('[data-test-id="ndv"]');
+	await ndv.locator('[data-test-id="node-parameters"]').first().waitFor({ state: 'visible' });
+	return ndv;
+}
+
+export async function closeNode(page: Page): Promise<void> {
+	await page.locator('[data-test-id="ndv-close-button"]').click();
+	await page.locator('[data-test-id="ndv"]').waitFor({ state: 'hidden' });
+}
+
+/** Where an editor parameter is: n8n marks each with data-test-id="parameter-input-<name>". */
+export function parameter(ndv: Locator, name: string): Locator {
+	return ndv.locator(`[data-test-id="parameter-input-${name}"]`).first();
+}
+
+export async function screenshot(page: Page, path: string): Promise<void> {
+	mkdirSync(dirname(path), { recursive: true });
+	await page.screenshot({ path });
+}

@@ -1,0 +1,101 @@
+/**
+ * The marketer's flow in the real editor: n8n 2.8.4 with the packed package, the sandbox behind the
+ * credential, headless Chromium. Each test asserts what is on screen and saves a screenshot to
+ * test-artifacts/editor/; the README's pictures (docs/) are taken from the same steps.
+ */
+import type { Browser, Page } from 'playwright-core';
+
+import { freePort } from '../e2e/harness';
+import { type Editor, startEditor } from '../../scripts/editor';
+import {
+	closeNode,
+	launchBrowser,
+	openNode,
+	openWorkflow,
+	parameter,
+	screenshot,
+	signedInPage,
+} from './browser';
+
+const ARTIFACTS = 'test-artifacts/editor';
+
+let editor: Editor;
+let browser: Browser;
+let page: Page;
+
+beforeAll(async () => {
+	editor = await startEditor({ n8n: await freePort(), chat: 0, contacts: 0 });
+	browser = await launchBrowser();
+	page = await signedInPage(browser, editor.server.url);
+}, 300_000);
+
+afterAll(async () => {
+	await browser?.close();
+	await editor?.stop();
+});
+
+test('signed in, the demo workflow shows its SMSLeopard nodes', async () => {
+	await openWorkflow(page, editor.server.url, editor.workflowId, 'Send Tracking Link');
+	await screenshot(page, `${ARTIFACTS}/01-demo-workflow.png`);
+	await screenshot(page, 'docs/demo-workflow.png');
+	for (const name of ['Send Tracking Link', 'Send Invoice']) {
+		await expect(
+			page.locator('[data-test-id="canvas-node"]', { hasText: name }).count(),
+		).resolves.toBeGreaterThan(0);
+	}
+});
+
+test('Send Template shows the sender, the template and the fields of that template', async () => {
+	const ndv = await openNode(page, 'Send Tracking Link');
+	expect(
+		await parameter(ndv, 'senderNumber').locator('[data-test-id="rlc-input"]').first().inputValue(),
+	).toContain('+254700000001');
+	expect(
+		await parameter(ndv, 'template').locator('[data-test-id="rlc-input"]').first().inputValue(),
+	).toContain('track_parcel');
+	// The fields of track_parcel: its body variable and its URL button, labelled with the words
+	// the marketer sees in WhatsApp Manager.
+	await ndv.getByText('Body {{1}}: "Your parcel {{1}} is on its way."').waitFor();
+	await ndv.getByText('Button "Track": {{1}} of …/track/{{1}}').waitFor();
+	await parameter(ndv, 'body_1').waitFor({ state: 'visible' });
+	await parameter(ndv, 'button_0_url').waitFor({ state: 'visible' });
+	await screenshot(page, `${ARTIFACTS}/02-send-template-fields.png`);
+	await screenshot(page, 'docs/send-template-fields.png');
+});
+
+test('the Sender Number list loads from the sandbox', async () => {
+	const ndv = page.locator('[data-test-id="ndv"]');
+	await parameter(ndv, 'senderNumber').locator('[data-test-id="rlc-input"]').click();
+	await page
+		.getByText(/\(phone_number_id \d+/)
+		.first()
+		.waitFor({ state: 'visible' });
+	await screenshot(page, `${ARTIFACTS}/03-sender-number-list.png`);
+	await page.keyboard.press('Escape');
+});
+
+test('the Template list loads from the sandbox', async () => {
+	const ndv = page.locator('[data-test-id="ndv"]');
+	await parameter(ndv, 'template').locator('[data-test-id="rlc-input"]').click();
+	await page.getByText('track_parcel (en_US, UTILITY)').last().waitFor({ state: 'visible' });
+	await screenshot(page, `${ARTIFACTS}/04-template-list.png`);
+	await page.keyboard.press('Escape');
+	await closeNode(page);
+});
+
+test('a document-header template asks for its media where the fields are', async () => {
+	const ndv = await openNode(page, 'Send Invoice');
+	await parameter(ndv, 'headerMedia').waitFor({ state: 'visible' });
+	await screenshot(page, `${ARTIFACTS}/05-send-template-document.png`);
+	await screenshot(page, 'docs/send-template-document.png');
+	await closeNode(page);
+});
+
+test('the node panel finds SMSLeopard', async () => {
+	await page.locator('[data-test-id="node-creator-plus-button"]').click();
+	const creator = page.locator('[data-test-id="node-creator"]');
+	await creator.locator('input').first().fill('SMSLeopard');
+	await creator.getByText('SMSLeopard', { exact: true }).first().waitFor({ state: 'visible' });
+	await screenshot(page, `${ARTIFACTS}/06-node-panel-search.png`);
+	await page.keyboard.press('Escape');
+});
