@@ -180,6 +180,13 @@ describe.each(selectedVersions())('n8n %s', (version) => {
 		);
 		expectOk(result);
 		expect(nodeItems(result.runData, 'Tracking').map((item) => item.number)).toEqual(recipients);
+		// One flat row per item: the recipient as given, the template's name, no nested columns.
+		expect(nodeItems(result.runData, 'Tracking')[0]).toMatchObject({
+			recipient: recipients[0],
+			templateName: expect.any(String),
+			currency: null,
+		});
+		expect(nodeItems(result.runData, 'Tracking')[0].recipients).toBeUndefined();
 		expect(nodeItems(result.runData, 'Feedback')).toHaveLength(25);
 		const feedback = sandbox.state.sentMessages.filter(
 			(message) => message.templateId === TEMPLATES.quickReplies.id,
@@ -247,7 +254,15 @@ describe.each(selectedVersions())('n8n %s', (version) => {
 		const result = await run(demoWorkflow(GOOD));
 		expectOk(result);
 		const created = nodeItems(result.runData, 'Create Contact')[0];
-		expect(created).toMatchObject({ name: 'Zawadi Akinyi', phone_number: '+254722555001' });
+		expect(created).toMatchObject({
+			name: 'Zawadi Akinyi',
+			phone_number: '+254722555001',
+			groupIds: [1, 2],
+			customAttributes: [
+				{ name: 'signup_source', value: 'website' },
+				{ name: 'plan', value: 'premium' },
+			],
+		});
 		const createRequest = sandbox.requests.find(
 			(request) => request.path === '/v1/contacts/create',
 		);
@@ -365,7 +380,7 @@ describe.each(selectedVersions())('n8n %s', (version) => {
 		const result = await run(workflow('stop on error', [[trigger(), mixedItems, sendFlow()]]));
 		expect(result.ok).toBe(false);
 		const error = JSON.stringify(result.error);
-		expect(error).toContain('Invalid input in item 1');
+		expect(error).toContain('Invalid input in item 2 (index 1)');
 		expect(error).toContain('is not a valid phone number');
 		expect(error).toContain(sandbox.state.sentMessages[0].id);
 		expect(sandbox.state.sentMessages).toHaveLength(1);
@@ -388,6 +403,9 @@ describe.each(selectedVersions())('n8n %s', (version) => {
 		const output = result.stdout + result.stderr + JSON.stringify(result.error);
 		expect(output).toContain('HTTP 401');
 		expect(output).toContain('Check the API key and secret');
+		// The error says what the user was doing, not the sender listing that ran first.
+		expect(JSON.stringify(result.error)).toContain("Sending template '");
+		expect(JSON.stringify(result.error)).not.toMatch(/"message":"List sender numbers/);
 		expect(output).not.toContain(WRONG_SECRET_VALUE);
 		expect(output).not.toContain(sandbox.credentials.apiSecret);
 		expect(sandbox.state.sentMessages).toHaveLength(0);

@@ -47,12 +47,26 @@ describe('Contact > Create and Delete in the real n8n engine', () => {
 		);
 		expect(error).toBeUndefined();
 		expect(items.map((item) => item.json)).toEqual([
+			// The record, plus the groups and attributes sent with it (the answer omits them).
 			expect.objectContaining({
 				id: expect.any(Number),
 				name: 'Wanjiku',
 				phone_number: '+254722100001',
+				groupIds: [4, 5],
+				customAttributes: [
+					{ name: 'signup_source', value: 'website' },
+					{ name: 'last_purchase', value: '2026-11-20' },
+				],
 			}),
-			expect.objectContaining({ id: expect.any(Number), name: 'Otieno' }),
+			expect.objectContaining({
+				id: expect.any(Number),
+				name: 'Otieno',
+				groupIds: [6],
+				customAttributes: [
+					{ name: 'signup_source', value: 'crm' },
+					{ name: 'last_purchase', value: '2026-11-20' },
+				],
+			}),
 		]);
 		expect(items.map((item) => item.pairedItem)).toEqual([{ item: 0 }, { item: 1 }]);
 		const creates = env.sandbox.requests.filter(
@@ -83,7 +97,9 @@ describe('Contact > Create and Delete in the real n8n engine', () => {
 			},
 			jsonItems({ phone: '+254722100001' }),
 		);
-		expect(error?.message).toBe('Invalid input in item 0: "Email" is not a valid e-mail address');
+		expect(error?.message).toBe(
+			'Invalid input in item 1 (index 0): "Email" is not a valid e-mail address',
+		);
 		expect(env.sandbox.requests).toHaveLength(0);
 	});
 

@@ -60,10 +60,9 @@ describe.each(['default', 'filesystem'] as const)(
 			const mediaId = env.sandbox.state.media[0].media_id;
 			expect(env.sends().map((send) => send.media_id)).toEqual([mediaId, mediaId, mediaId]);
 			expect(env.sends()[0]).toMatchObject({ file_name: 'Your invoice.pdf' });
-			expect(output[0].json).toMatchObject({
-				mediaId,
-				media: { media_type: 'document', file_size: pdf.length },
-			});
+			// Flat rows: the upload's answer is not repeated in a nested column.
+			expect(output[0].json).toMatchObject({ mediaId, recipient: '+254700300001' });
+			expect(output[0].json.media).toBeUndefined();
 		});
 
 		it('refuses an image for a document header before uploading anything (rule 8)', async () => {

@@ -69,6 +69,69 @@ describe('Message > Send Template in the real n8n engine', () => {
 		});
 	});
 
+	it('outputs one flat row per item: recipient as given and normalised, template name, cost, no nested columns', async () => {
+		const { items, error } = await env.run(
+			{
+				...base,
+				template: templateLocator(TEMPLATES.bodyOnly.id),
+				variablesMode: 'define',
+				bodyVariables: {
+					variable: [
+						{ placeholder: 1, value: 'Brian' },
+						{ placeholder: 2, value: 'A-2' },
+					],
+				},
+			},
+			jsonItems({ phone: '0700200002' }),
+		);
+		expect(error).toBeUndefined();
+		const [sent] = env.sandbox.state.sentMessages;
+		expect(items[0].json).toEqual({
+			recipient: '0700200002',
+			number: '+254700200002',
+			messageId: sent.id,
+			status: 'Success',
+			cost: expect.any(Number),
+			currency: null,
+			templateName: TEMPLATES.bodyOnly.name,
+			templateId: TEMPLATES.bodyOnly.id,
+			phoneNumberId: SENDERS.primary.phone_number_id,
+		});
+	});
+
+	it('adds the API answer as rawAnswer only with Include Raw Answer', async () => {
+		const { items, error } = await env.run(
+			{
+				...base,
+				template: templateLocator(TEMPLATES.flow.id),
+				variablesMode: 'define',
+				requestOptions: { includeRawAnswer: true },
+			},
+			jsonItems({ phone: '+254700200001' }),
+		);
+		expect(error).toBeUndefined();
+		expect(items[0].json.rawAnswer).toEqual({
+			recipients: [
+				expect.objectContaining({ id: items[0].json.messageId, number: '+254700200001' }),
+			],
+		});
+	});
+
+	it('a wrong secret fails naming what the user was doing, not the listing that ran first', async () => {
+		const { error } = await env.run(
+			{ ...base, template: templateLocator(TEMPLATES.flow.id), variablesMode: 'define' },
+			jsonItems({ phone: '+254700200001' }),
+			{ apiSecret: 'wrong-secret-output-test-7731' },
+		);
+		expect(error?.message).toMatch(
+			new RegExp(`^Sending template '${TEMPLATES.flow.id}' to \\+254700200001: .*HTTP 401`),
+		);
+		expect(error?.message).toContain('Check the API key and secret');
+		expect(error?.description).toMatch(/^Item 1 \(index 0\): SMSLeopard answered HTTP 401/);
+		expect(JSON.stringify(error)).not.toContain('wrong-secret-output-test-7731');
+		expect(env.sends()).toHaveLength(0);
+	});
+
 	it('with no input items, sends nothing and outputs nothing', async () => {
 		const { items, error } = await env.run(
 			{ ...base, template: templateLocator(TEMPLATES.flow.id), variablesMode: 'define' },
@@ -156,9 +219,9 @@ describe('Message > Send Template in the real n8n engine', () => {
 			jsonItems({ phone: '+254700200001', name: 'Amina' }),
 		);
 		expect(items).toHaveLength(0);
-		expect(error?.message).toContain('Invalid input in item 0');
+		expect(error?.message).toContain('Invalid input in item 1 (index 0):');
 		expect(error?.message).toContain('"Body {{2}}" is required by template "order_update"');
-		expect(error?.description).toContain('Nothing was sent for item 0');
+		expect(error?.description).toContain('Nothing was sent for item 1 (index 0)');
 		expect(env.sends()).toHaveLength(0);
 	});
 
@@ -354,11 +417,11 @@ describe('Message > Send Template in the real n8n engine', () => {
 			),
 		);
 		expect(items).toHaveLength(0);
-		expect(error?.message).toContain('item 2');
+		expect(error?.message).toContain('Invalid input in item 3 (index 2):');
 		// Items run in parallel: item 3 may have gone out too. Whatever went out is listed.
 		const sent = env.sandbox.state.sentMessages;
 		expect(sent.length).toBeGreaterThanOrEqual(2);
-		expect(error?.description).toContain('Sent: item 0 (');
+		expect(error?.description).toContain('Sent: item 1 (index 0): ');
 		for (const message of sent) expect(error?.description).toContain(message.id);
 	});
 
@@ -372,11 +435,13 @@ describe('Message > Send Template in the real n8n engine', () => {
 			},
 			jsonItems({ phone: '+254700200001' }, { phone: 'nope' }, { phone: '+254700200003' }),
 		);
-		expect(error?.message).toContain('item 1');
+		expect(error?.message).toContain('Invalid input in item 2 (index 1):');
 		expect(env.sandbox.state.sentMessages.map((message) => message.destination)).toEqual([
 			'+254700200001',
 		]);
-		expect(error?.description).toContain(`Sent: item 0 (${env.sandbox.state.sentMessages[0].id})`);
+		expect(error?.description).toContain(
+			`Sent: item 1 (index 0): ${env.sandbox.state.sentMessages[0].id}.`,
+		);
 	});
 
 	it('keeps output order and pairing with many items in parallel', async () => {
@@ -408,7 +473,7 @@ describe('Message > Send Template in the real n8n engine', () => {
 			{ ...base, template: templateLocator(TEMPLATES.pending.id), variablesMode: 'define' },
 			jsonItems({ phone: '+254700200001' }),
 		);
-		expect(error?.message).toContain('Invalid input in item 0');
+		expect(error?.message).toContain('Invalid input in item 1 (index 0):');
 		expect(error?.message).toMatch(/template ".*" is PENDING: only approved templates can be sent/);
 		expect(env.sends()).toHaveLength(0);
 	});

@@ -123,7 +123,7 @@ describe('Message > Send SMS in the real n8n engine', () => {
 			),
 		);
 		expect(error?.message).toMatch(
-			/^Invalid input in item 1: "Message" would be sent in 2 parts .*UCS-2.*"Max Parts per Message"/,
+			/^Invalid input in item 2 \(index 1\): "Message" would be sent in 2 parts .*UCS-2.*"Max Parts per Message"/,
 		);
 		expect(smsSends()).toHaveLength(0);
 	});
@@ -170,12 +170,12 @@ describe('Message > Send SMS in the real n8n engine', () => {
 		expect(items.map((item) => item.json)).toEqual([
 			expect.objectContaining({
 				mayHaveBeenSent: true,
-				error: expect.stringMatching(/^Maybe sent: .*items 0, 1/),
+				error: expect.stringMatching(/^Maybe sent: .*items 1-2 \(indexes 0-1\)/),
 			}),
 			expect.objectContaining({ mayHaveBeenSent: true }),
 			expect.objectContaining({
 				mayHaveBeenSent: true,
-				error: expect.stringMatching(/\(item 2\)/),
+				error: expect.stringMatching(/\(item 3 \(index 2\)\)/),
 			}),
 		]);
 	});
@@ -198,8 +198,10 @@ describe('Message > Send SMS in the real n8n engine', () => {
 			customers,
 		);
 		expect(smsSends()).toHaveLength(1);
-		expect(error?.message).toMatch(/^Maybe sent: .*\(item 0\)/);
-		expect(error?.description).toMatch(/Item 0 may have been sent .*it was not sent again/);
+		expect(error?.message).toMatch(/^Maybe sent: .*\(item 1 \(index 0\)\)/);
+		expect(error?.description).toMatch(
+			/Item 1 \(index 0\) may have been sent .*it was not sent again/,
+		);
 	});
 });
 

@@ -53,10 +53,12 @@ describe('Stop on the first failure: what was sent, maybe sent and not sent', ()
 		const sent = env.sandbox.state.sentMessages;
 		// The service acted on both sends; the node saw the answer of the first only.
 		expect(sent).toHaveLength(2);
-		expect(description).toContain(`Sent: item 0 (${sent[0].id}).`);
-		expect(description).toContain('Maybe sent, the answer was lost: item 1; check in SMSLeopard');
+		expect(description).toContain(`Sent: item 1 (index 0): ${sent[0].id}.`);
 		expect(description).toContain(
-			'Not sent (failed before SMSLeopard acted, or not started): items 2-4; safe to run again',
+			'Maybe sent, the answer was lost: item 2 (index 1); check in SMSLeopard',
+		);
+		expect(description).toContain(
+			'Not sent (failed before SMSLeopard acted, or not started): items 3-5 (indexes 2-4); safe to run again',
 		);
 		expect(description).not.toContain('No other item had succeeded');
 	});
@@ -68,8 +70,10 @@ describe('Stop on the first failure: what was sent, maybe sent and not sent', ()
 		const description = String(error?.description);
 		const sent = env.sandbox.state.sentMessages;
 		expect(sent).toHaveLength(2);
-		expect(description).toContain(`Sent: item 0 (${sent[0].id}); item 1 (${sent[1].id}).`);
+		expect(description).toContain(
+			`Sent: item 1 (index 0): ${sent[0].id}; item 2 (index 1): ${sent[1].id}.`,
+		);
 		expect(description).toContain('Maybe sent, the answer was lost: none.');
-		expect(description).toContain('items 2-3; safe to run again');
+		expect(description).toContain('items 3-4 (indexes 2-3); safe to run again');
 	});
 });

@@ -13,6 +13,14 @@ export const requestOptionsField: INodeProperties = {
 	default: {},
 	options: [
 		{
+			displayName: 'Include Raw Answer',
+			name: 'includeRawAnswer',
+			type: 'boolean',
+			default: false,
+			description:
+				"Whether to add SMSLeopard's answer as it came (field rawAnswer) to each Send Template output item, beside the flat fields",
+		},
+		{
 			displayName: 'Items in Parallel',
 			name: 'concurrency',
 			type: 'number',

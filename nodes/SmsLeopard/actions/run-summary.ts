@@ -11,6 +11,7 @@ import {
 	SmsLeopardResponseError,
 	SmsLeopardServerError,
 } from '../client';
+import { itemLabel, itemsLabel } from '../helpers/item-label';
 import type { ItemOutcome } from './operation';
 
 /** True when the failed request may still have been acted on by the service. */
@@ -23,17 +24,6 @@ export function mayHaveBeenActedOn(error: unknown): boolean {
 	return error instanceof NodeApiError;
 }
 
-/** "items 3-7, 9": consecutive indexes as ranges, so a long run stays readable. */
-function listItems(indexes: number[]): string {
-	const parts: string[] = [];
-	for (let i = 0; i < indexes.length; i++) {
-		const start = indexes[i];
-		while (i + 1 < indexes.length && indexes[i + 1] === indexes[i] + 1) i++;
-		parts.push(start === indexes[i] ? `${start}` : `${start}-${indexes[i]}`);
-	}
-	return `${indexes.length === 1 ? 'item' : 'items'} ${parts.join(', ')}`;
-}
-
 export function summariseRun(outcomes: Array<ItemOutcome | undefined>, itemCount: number): string {
 	const sent: string[] = [];
 	const maybe: number[] = [];
@@ -42,7 +32,7 @@ export function summariseRun(outcomes: Array<ItemOutcome | undefined>, itemCount
 		const outcome = outcomes[itemIndex];
 		if (outcome?.ok) {
 			const ids = outcome.results.map((json) => json.messageId).filter(Boolean);
-			sent.push(ids.length ? `item ${itemIndex} (${ids.join(', ')})` : `item ${itemIndex}`);
+			sent.push(ids.length ? `${itemLabel(itemIndex)}: ${ids.join(', ')}` : itemLabel(itemIndex));
 		} else if (outcome && mayHaveBeenActedOn(outcome.error)) {
 			maybe.push(itemIndex);
 		} else {
@@ -51,8 +41,8 @@ export function summariseRun(outcomes: Array<ItemOutcome | undefined>, itemCount
 	}
 	const lines = [
 		`Sent: ${sent.length ? sent.join('; ') : 'none'}.`,
-		`Maybe sent, the answer was lost: ${maybe.length ? `${listItems(maybe)}; check in SMSLeopard before running them again` : 'none'}.`,
-		`Not sent (failed before SMSLeopard acted, or not started): ${notSent.length ? `${listItems(notSent)}; safe to run again` : 'none'}.`,
+		`Maybe sent, the answer was lost: ${maybe.length ? `${itemsLabel(maybe)}; check in SMSLeopard before running them again` : 'none'}.`,
+		`Not sent (failed before SMSLeopard acted, or not started): ${notSent.length ? `${itemsLabel(notSent)}; safe to run again` : 'none'}.`,
 	];
 	return lines.join('\n');
 }

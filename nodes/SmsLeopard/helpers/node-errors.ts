@@ -18,6 +18,27 @@ import {
 	SmsLeopardValidationError,
 } from '../client';
 import { fieldLabel } from './field-labels';
+import { itemLabel } from './item-label';
+
+const ACTION = Symbol('smsleopard.action');
+
+/**
+ * Marks an error with what the user was doing ("Sending template 'x' to +254…"), so a failure of a
+ * preparatory call (listing the sender numbers) does not read as if the user had asked for it.
+ */
+export function duringAction(error: unknown, action: string): unknown {
+	if (error instanceof Error && !(ACTION in error))
+		Object.defineProperty(error, ACTION, { value: action, enumerable: false });
+	return error;
+}
+
+/** The error's message, led by what the user was doing when one was recorded. */
+export function messageOf(error: unknown): string {
+	const message = error instanceof Error ? error.message : String(error);
+	const action =
+		error instanceof Error ? (error as Error & { [ACTION]?: string })[ACTION] : undefined;
+	return action ? `${action}: ${message}` : message;
+}
 
 export function describeValidation(error: SmsLeopardValidationError): string {
 	const listed = error.issues
@@ -43,17 +64,17 @@ export function toNodeError(
 	if (error instanceof SmsLeopardValidationError) {
 		return new NodeOperationError(
 			node,
-			`Invalid input in item ${itemIndex}: ${describeValidation(error)}`,
+			`Invalid input in ${itemLabel(itemIndex)}: ${describeValidation(error)}`,
 			{
 				itemIndex,
-				description: `Nothing was sent for item ${itemIndex}. Correct the field named above (or the expression that fills it) and run again.${suffix}`,
+				description: `Nothing was sent for ${itemLabel(itemIndex)}. Correct the field named above (or the expression that fills it) and run again.${suffix}`,
 			},
 		);
 	}
 	if (error instanceof SmsLeopardApiError) {
 		return new NodeApiError(node, { message: error.apiMessage, code: error.code } as JsonObject, {
-			message: error.message,
-			description: `Item ${itemIndex}: SMSLeopard answered HTTP ${error.status} (${error.code}): ${error.apiMessage}${suffix}`,
+			message: messageOf(error),
+			description: `${capital(itemLabel(itemIndex))}: SMSLeopard answered HTTP ${error.status} (${error.code}): ${error.apiMessage}${suffix}`,
 			httpCode: String(error.status),
 			itemIndex,
 		});
@@ -63,7 +84,7 @@ export function toNodeError(
 		// must not replace it.
 		return new NodeOperationError(node, error.message, {
 			itemIndex,
-			description: `Item ${itemIndex} may have been sent (code ${error.causeCode}); it was not sent again.${suffix}`,
+			description: `${capital(itemLabel(itemIndex))} may have been sent (code ${error.causeCode}); it was not sent again.${suffix}`,
 		});
 	}
 	if (error instanceof SmsLeopardConnectionError) {
@@ -72,7 +93,7 @@ export function toNodeError(
 			{ message: error.message, code: error.causeCode } as JsonObject,
 			{
 				message: error.message,
-				description: `Item ${itemIndex}: no answer from SMSLeopard. Check the URLs of the credential and the network.${error.requestSent ? ' The request may have reached the service: check before sending it again.' : ' The request did not reach the service: it is safe to run again.'}${suffix}`,
+				description: `${capital(itemLabel(itemIndex))}: no answer from SMSLeopard. Check the URLs of the credential and the network.${error.requestSent ? ' The request may have reached the service: check before sending it again.' : ' The request did not reach the service: it is safe to run again.'}${suffix}`,
 				itemIndex,
 			},
 		);
@@ -82,16 +103,19 @@ export function toNodeError(
 		return nodeError;
 	}
 	if (error instanceof SmsLeopardResponseError) {
-		return new NodeOperationError(node, error.message, {
+		return new NodeOperationError(node, messageOf(error), {
 			itemIndex,
 			description: suffix.trim() || undefined,
 		});
 	}
-	const message = error instanceof Error ? error.message : String(error);
-	return new NodeOperationError(node, message, {
+	return new NodeOperationError(node, messageOf(error), {
 		itemIndex,
 		description: suffix.trim() || undefined,
 	});
+}
+
+function capital(text: string): string {
+	return text.charAt(0).toUpperCase() + text.slice(1);
 }
 
 /** The json of the item "Continue On Fail" outputs in place of a failed one. */
@@ -105,7 +129,7 @@ export function errorItemJson(error: unknown): IDataObject {
 	}
 	if (error instanceof SmsLeopardApiError) {
 		return {
-			error: error.message,
+			error: messageOf(error),
 			errorKind: error.kind,
 			httpStatus: error.status,
 			code: error.code,
@@ -113,7 +137,7 @@ export function errorItemJson(error: unknown): IDataObject {
 	}
 	if (error instanceof SmsLeopardConnectionError) {
 		return {
-			error: error.message,
+			error: messageOf(error),
 			errorKind: 'connection',
 			code: error.causeCode,
 			mayHaveBeenSent: error.requestSent,
@@ -126,7 +150,7 @@ export function errorItemJson(error: unknown): IDataObject {
 			description: error.description ?? undefined,
 		};
 	}
-	return { error: error instanceof Error ? error.message : String(error) };
+	return { error: messageOf(error) };
 }
 
 /**

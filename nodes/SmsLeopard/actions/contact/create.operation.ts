@@ -1,5 +1,6 @@
 /** Contact > Create: a contact with optional name, e-mail, groups and custom attributes. */
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import { buildCreateContactBody } from '../../client/contacts';
 import { toJson } from '../../helpers/output';
 import type { ExecutionState } from '../operation';
 
@@ -95,12 +96,22 @@ export async function execute(
 ): Promise<IDataObject> {
 	const phoneNumber = this.getNodeParameter('phoneNumber', itemIndex, '') as string;
 	const fields = this.getNodeParameter('additionalFields', itemIndex, {}) as AdditionalFields;
-	const contact = await state.client.createContact({
+	const request = {
 		phoneNumber,
 		name: fields.name || undefined,
 		email: fields.email || undefined,
 		groupIds: groupList(fields.groupIds),
 		customAttributes: fields.customAttributes?.attribute,
-	});
-	return toJson(contact);
+	};
+	const contact = await state.client.createContact(request);
+	// The answer is the bare record; the API stored the groups and attributes sent with it, so they
+	// are shown beside it as they were sent (the record's own fields win).
+	const sent = buildCreateContactBody(request);
+	return {
+		...(sent.group_ids ? { groupIds: sent.group_ids } : {}),
+		...(sent.custom_metadata
+			? { customAttributes: sent.custom_metadata.fields as unknown as IDataObject[] }
+			: {}),
+		...toJson(contact),
+	};
 }

@@ -13,6 +13,8 @@ import {
 	checkAgainstTemplate,
 } from '../../client';
 import { headerMediaFields, planHeaderMedia } from '../../helpers/header-media';
+import { duringAction } from '../../helpers/node-errors';
+import { echo } from '../../client/echo';
 import { mediaIdFromMappedValues, variablesFromMappedValues } from '../../helpers/template-fields';
 import { templateFor } from '../../helpers/template-lookup';
 import { senderNumberField, templateField } from '../common.fields';
@@ -291,6 +293,59 @@ export async function execute(
 	);
 	const destination = this.getNodeParameter('destination', itemIndex, '') as string;
 	const mode = this.getNodeParameter('variablesMode', itemIndex, 'template') as string;
+	// A failure of a preparatory call (listing senders or templates, the upload) is reported as
+	// what the user asked for, not as "List sender numbers failed".
+	const action = `Sending template '${echo(templateId)}' to ${echo(destination)}`;
+	const prepared = await prepare
+		.call(this, itemIndex, state, {
+			phoneNumberId,
+			templateId,
+			destination,
+			mode,
+		})
+		.catch((error: unknown) => {
+			throw duringAction(error, action);
+		});
+	const { request, template, mediaId } = prepared;
+	const result = await state.client.sendTemplate({ ...request, mediaId });
+	const [first] = result.recipients;
+	const includeRaw = this.getNodeParameter('requestOptions.includeRawAnswer', itemIndex, false);
+	// One flat row per item for the table view, with the same names as Send SMS.
+	return {
+		recipient: destination,
+		number: first.number ?? destination,
+		messageId: first.id,
+		status: first.status,
+		cost: first.cost ?? null,
+		// The send answer gives the cost in the account's currency without naming it.
+		currency: null,
+		templateName: template?.name ?? templateNameShown(this, itemIndex) ?? null,
+		templateId,
+		phoneNumberId,
+		...(mediaId ? { mediaId } : {}),
+		// Said only when it happened: the account has no template listing, so the service alone checked.
+		...(template ? {} : { templateChecked: false }),
+		...(includeRaw ? { rawAnswer: { ...result } as IDataObject } : {}),
+	};
+}
+
+/** The name the editor's template picker shows (kept with the chosen id), when it has one. */
+function templateNameShown(context: IExecuteFunctions, itemIndex: number): string | undefined {
+	const picked = context.getNodeParameter('template', itemIndex, {}) as {
+		cachedResultName?: unknown;
+	};
+	return typeof picked === 'object' && typeof picked?.cachedResultName === 'string'
+		? picked.cachedResultName
+		: undefined;
+}
+
+async function prepare(
+	this: IExecuteFunctions,
+	itemIndex: number,
+	state: ExecutionState,
+	chosen: { phoneNumberId: string; templateId: string; destination: string; mode: string },
+) {
+	const { phoneNumberId, templateId, destination, mode } = chosen;
 	const { variables, componentList, mappedMediaId } = readVariables(this, itemIndex, mode);
 	const planned = await planHeaderMedia(this, itemIndex, state, phoneNumberId);
 	// Header Media set below wins; otherwise the media ID typed with the template's fields.
@@ -315,20 +370,5 @@ export async function execute(
 		if (issues.length > 0) throw new SmsLeopardValidationError(issues);
 	}
 	const uploaded = media.upload ? await media.upload() : undefined;
-	const mediaId = uploaded?.media_id ?? media.mediaId;
-	const result = await state.client.sendTemplate({ ...request, mediaId });
-	const [first] = result.recipients;
-	return {
-		messageId: first.id,
-		status: first.status,
-		cost: first.cost,
-		number: first.number,
-		templateId,
-		phoneNumberId,
-		...(mediaId ? { mediaId } : {}),
-		// Said only when it happened: the account has no template listing, so the service alone checked.
-		...(template ? {} : { templateChecked: false }),
-		...(uploaded ? { media: { ...uploaded } as IDataObject } : {}),
-		recipients: result.recipients as IDataObject[],
-	};
+	return { request, template, mediaId: uploaded?.media_id ?? media.mediaId };
 }

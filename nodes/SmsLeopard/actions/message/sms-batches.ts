@@ -16,6 +16,7 @@ import {
 	currencyOf,
 	matchRecipients,
 } from '../../client';
+import { itemLabel, itemsLabel } from '../../helpers/item-label';
 import type { ItemOutcome } from '../operation';
 
 export interface SmsItem {
@@ -44,13 +45,6 @@ export function planBatches(items: SmsItem[], size: number): SmsItem[][] {
 	return batches.sort((a, b) => a[0].itemIndex - b[0].itemIndex);
 }
 
-function itemList(batch: SmsItem[]): string {
-	const indexes = batch.map((item) => item.itemIndex);
-	return indexes.length > 10
-		? `items ${indexes.slice(0, 10).join(', ')} and ${indexes.length - 10} more`
-		: `item${indexes.length > 1 ? 's' : ''} ${indexes.join(', ')}`;
-}
-
 /** True when the service may have acted although the caller got no usable answer. */
 function mayHaveActed(error: unknown): boolean {
 	return (
@@ -72,7 +66,10 @@ function maybeSent(error: unknown, batch: SmsItem[]): SmsLeopardUnconfirmedError
 					? [`the answer (HTTP ${error.status}) could not be read`, `http_${error.status}`]
 					: ['no usable answer', 'unknown'];
 	return new SmsLeopardUnconfirmedError(
-		`Maybe sent: no confirmation for the SMS request of ${batch.length} recipient(s) (${itemList(batch)}): ${reason}. ` +
+		`Maybe sent: no confirmation for the SMS request of ${batch.length} recipient(s) (${itemsLabel(
+			batch.map((item) => item.itemIndex),
+			10,
+		)}): ${reason}. ` +
 			'It was not sent again; check the SMSLeopard dashboard or the delivery reports before sending these again',
 		code,
 	);
@@ -125,7 +122,7 @@ export async function sendBatch(
 		return {
 			ok: false,
 			error: new Error(
-				`SMSLeopard accepted the request of item ${item.itemIndex} but did not list ${item.recipient.number} among the recipients ("${answer.message ?? ''}"): it was probably not sent. Check the number and the balance, then send this item again`,
+				`SMSLeopard accepted the request of ${itemLabel(item.itemIndex)} but did not list ${item.recipient.number} among the recipients ("${answer.message ?? ''}"): it was probably not sent. Check the number and the balance, then send this item again`,
 			),
 		};
 	});
