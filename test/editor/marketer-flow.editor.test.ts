@@ -99,3 +99,40 @@ test('the node panel finds SMSLeopard', async () => {
 	await screenshot(page, `${ARTIFACTS}/06-node-panel-search.png`);
 	await page.keyboard.press('Escape');
 });
+
+test('the Groups picker lists groups in natural order: Group 2 before Group 10', async () => {
+	const ndv = await openNode(page, 'Create Contact');
+	await parameter(ndv, 'groupIds').click();
+	const headlines = page.locator('.el-select-dropdown__item:visible .option-headline');
+	await headlines
+		.filter({ hasText: /^Group 10 \(/ })
+		.first()
+		.waitFor({ state: 'visible' });
+	const names = await headlines.allInnerTexts();
+	const group2 = names.findIndex((name) => name.startsWith('Group 2 ('));
+	const group10 = names.findIndex((name) => name.startsWith('Group 10 ('));
+	expect(group2).toBeGreaterThanOrEqual(0);
+	expect(group2).toBeLessThan(group10);
+	await screenshot(page, `${ARTIFACTS}/07-groups-picker.png`);
+	await page.keyboard.press('Escape');
+	await closeNode(page);
+});
+
+test('Execute step runs Send Tracking Link and the output shows the message columns', async () => {
+	const ndv = await openNode(page, 'Send Tracking Link');
+	await ndv.locator('[data-test-id="node-execute-button"]').first().click();
+	await ndv.locator('[data-test-id="node-run-status-success"]').waitFor({ timeout: 60_000 });
+	const output = ndv.locator('[data-test-id="output-panel"]');
+	await output.getByText('messageId', { exact: true }).first().waitFor({ state: 'visible' });
+	await screenshot(page, `${ARTIFACTS}/08-output.png`);
+});
+
+test('the credential dialog tests the connection and says it works', async () => {
+	const ndv = page.locator('[data-test-id="ndv"]');
+	await ndv.locator('[data-test-id="credential-edit-button"]').click();
+	const modal = page.locator('[data-test-id="editCredential-modal"]');
+	await modal
+		.locator('[data-test-id="credentials-config-container-test-success"]')
+		.waitFor({ state: 'visible' });
+	await screenshot(page, `${ARTIFACTS}/09-credential-tested.png`);
+});
