@@ -123,7 +123,14 @@ test('Execute step runs Send Tracking Link and the output shows the message colu
 	await ndv.locator('[data-test-id="node-execute-button"]').first().click();
 	await ndv.locator('[data-test-id="node-run-status-success"]').waitFor({ timeout: 60_000 });
 	const output = ndv.locator('[data-test-id="output-panel"]');
-	await output.getByText('messageId', { exact: true }).first().waitFor({ state: 'visible' });
+	await output.locator('[data-test-id="radio-button-table"]').click();
+	// One flat row per message (issue 13.6): the columns a marketer reads, no nested objects.
+	for (const column of ['recipient', 'number', 'messageId', 'status', 'cost', 'templateName']) {
+		await output
+			.locator('th', { hasText: new RegExp(`^\\s*${column}\\s*$`) })
+			.first()
+			.waitFor({ state: 'visible' });
+	}
 	await screenshot(page, `${ARTIFACTS}/08-output.png`);
 });
 
