@@ -143,3 +143,18 @@ test('the credential dialog tests the connection and says it works', async () =>
 		.waitFor({ state: 'visible' });
 	await screenshot(page, `${ARTIFACTS}/09-credential-tested.png`);
 });
+
+test('a wrong secret: the dialog says the test failed and shows no secret', async () => {
+	const modal = page.locator('[data-test-id="editCredential-modal"]');
+	const wrongSecret = 'wrong-secret-for-the-browser-test';
+	await modal.locator('[data-test-id="apiSecret"] input').first().fill(wrongSecret);
+	await modal.locator('[data-test-id="credential-save-button"]').click();
+	await modal.getByText(/Couldn.t connect with these settings/).waitFor({ state: 'visible' });
+	// n8n keeps our test's message behind "More details": open it, as a user would.
+	await modal.getByText('More details').click();
+	await screenshot(page, `${ARTIFACTS}/10-credential-wrong-secret.png`);
+	const shown = await modal.innerText();
+	expect(shown).not.toContain(wrongSecret);
+	expect(shown).not.toContain(String(editor.sandbox.credentialData.apiSecret));
+	expect(shown).not.toContain(String(editor.sandbox.credentialData.apiKey));
+});
