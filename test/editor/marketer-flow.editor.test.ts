@@ -152,6 +152,8 @@ test('a wrong secret: the dialog says the test failed and shows no secret', asyn
 	await modal.getByText(/Couldn.t connect with these settings/).waitFor({ state: 'visible' });
 	// n8n keeps our test's message behind "More details": open it, as a user would.
 	await modal.getByText('More details').click();
+	// The credential test's own words (methods/credentialTest.ts), what the marketer reads.
+	await modal.getByText('The API key or secret was refused by SMSLeopard').waitFor();
 	await screenshot(page, `${ARTIFACTS}/10-credential-wrong-secret.png`);
 	const shown = await modal.innerText();
 	expect(shown).not.toContain(wrongSecret);
