@@ -160,3 +160,17 @@ test('a wrong secret: the dialog says the test failed and shows no secret', asyn
 	expect(shown).not.toContain(String(editor.sandbox.credentialData.apiSecret));
 	expect(shown).not.toContain(String(editor.sandbox.credentialData.apiKey));
 });
+
+test('the Channel help names the chat path without a double slash', async () => {
+	const modal = page.locator('[data-test-id="editCredential-modal"]');
+	const channel = modal.locator('[data-test-id="channel"]').first();
+	await channel.scrollIntoViewIfNeeded();
+	await channel.getByText('Channel Path Segment').hover();
+	await channel.locator('svg').first().hover();
+	const help = page.getByText(/The channel part of the chat paths/).last();
+	await help.waitFor({ state: 'visible', timeout: 10_000 });
+	await screenshot(page, `${ARTIFACTS}/11-credential-channel-help.png`);
+	const text = await help.innerText();
+	expect(text).toContain('/v1/whatsapp/send');
+	expect(text).not.toContain('/v1//send');
+});
