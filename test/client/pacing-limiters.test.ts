@@ -93,6 +93,28 @@ describe('a per-minute quota (120 a minute), 300 sends', () => {
 	);
 });
 
+// The benchmark's quota (bench/limiters.ts): 1,000 per 10 s window, met twice by 2,000 sends at 10 in
+// parallel: a long burst is admitted, then nothing for seconds, twice.
+describe('a quota of 1,000 per 10 s window (a per-minute quota, scaled), 2,000 sends', () => {
+	it.each(RETRY_AFTER_STYLES.map((style) => [style]))(
+		'Retry-After %s: within 1.2 x sends / limit, 0 failed, 0 sent twice',
+		async (retryAfter) => {
+			const result = await simulate({
+				limiter: { model: 'perMinute', perSecond: LIMIT, quotaWindowMs: 10_000, retryAfter },
+				sends: SENDS,
+				parallel: 10,
+				latencyMs: 20,
+				startAt: 500,
+			});
+			expect(result.refused).toBeGreaterThan(0);
+			expect(result.failed).toBe(0);
+			expect(result.doubles).toBe(0);
+			expect(result.elapsedMs).toBeLessThanOrEqual(1.2 * IDEAL_MS);
+			expect(result.requests).toBeLessThanOrEqual(1.2 * SENDS);
+		},
+	);
+});
+
 describe('Max Requests per Second', () => {
 	it.each(LIMITER_MODELS.map((model) => [model]))(
 		'%s at 100/s, the option at 80: never more than 80 starts in any second, no 429',

@@ -16,6 +16,8 @@ const USAGE = `Usage: npm run sandbox -- [flags]
   --rate-limit-model M how the limit is counted: sliding (any 1 s, default), fixed (1 s windows
                        aligned to the clock), tokenBucket (a bucket of --rate-limit-burst refilled
                        at N/s) or perMinute (N x 60 per clock minute)
+  --rate-limit-quota-window MS
+                       perMinute's window (default 60000); the quota scales with it
   --rate-limit-burst N token bucket size (default 20)
   --rate-limit-retry-after S
                        Retry-After of rate-limit 429s: seconds (default), none, or the hostile
@@ -101,6 +103,9 @@ export function parseArgs(argv: string[]): SandboxOptions {
 					afterMs: options.rateLimitChange?.afterMs ?? Number.NaN,
 					perSecond: number(flag, value()),
 				};
+				break;
+			case '--rate-limit-quota-window':
+				options.rateLimitQuotaWindowMs = number(flag, value());
 				break;
 			case '--failure-rate':
 				options.failureRate = number(flag, value());

@@ -37,6 +37,7 @@ export const DEFAULT_OPTIONS: ResolvedOptions = {
 	rateLimitBurst: 20,
 	rateLimitRetryAfter: 'seconds',
 	rateLimitChange: null,
+	rateLimitQuotaWindowMs: 60_000,
 	failureRate: 0,
 	seed: 42,
 	groupCount: 25,
@@ -98,6 +99,9 @@ export function mergeOptions(
 	const change = merged.rateLimitChange;
 	if (change !== null && !(change.afterMs >= 0 && change.perSecond > 0)) {
 		problems.push('rateLimitChange');
+	}
+	if (!(Number.isInteger(merged.rateLimitQuotaWindowMs) && merged.rateLimitQuotaWindowMs >= 1000)) {
+		problems.push('rateLimitQuotaWindowMs');
 	}
 	for (const key of FRACTIONS) {
 		if (!(merged[key] >= 0 && merged[key] <= 1)) problems.push(key);

@@ -92,6 +92,7 @@ export class Faults {
 			burst: options.rateLimitBurst,
 			retryAfter: options.rateLimitRetryAfter,
 			change: options.rateLimitChange ?? undefined,
+			quotaWindowMs: options.rateLimitQuotaWindowMs,
 		};
 	}
 

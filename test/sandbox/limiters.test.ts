@@ -46,6 +46,13 @@ describe('limiter models', () => {
 		expect(limiter.admit(60_000)).toBeNull();
 	});
 
+	it('per minute with a shorter window: the quota scales with the window', () => {
+		const limiter = new Limiter({ model: 'perMinute', perSecond: 2, quotaWindowMs: 10_000 });
+		expect(range(20, 0, 10).every((t) => limiter.admit(t) === null)).toBe(true);
+		expect(limiter.admit(4_000)).toEqual({ retryAfter: '6', waitMs: 6_000 });
+		expect(limiter.admit(10_000)).toBeNull();
+	});
+
 	it('a limit that changes mid-run, counted from the first request', () => {
 		const limiter = new Limiter({
 			model: 'fixed',
@@ -106,6 +113,20 @@ describe('limiter models in the sandbox', () => {
 		expect(answers[3].headers.get('retry-after')).toBe('-1');
 		expect(answers[3].body).toMatchObject({ error_code: 'rate_limited', status_code: 429 });
 		expect(sb.requests.map((r) => r.status)).toEqual([200, 200, 200, 429]);
+	});
+
+	it('takes the quota window of the per-minute model from rateLimitQuotaWindowMs', async () => {
+		// 0.005/s over a 10-minute window: a quota of 3, then a wait longer than any minute.
+		sb.setOptions({
+			rateLimitPerSecond: 0.005,
+			rateLimitModel: 'perMinute',
+			rateLimitQuotaWindowMs: 600_000,
+		});
+		const answers = [];
+		for (let i = 0; i < 4; i++) answers.push(await senders());
+		expect(answers.map((a) => a.status)).toEqual([200, 200, 200, 429]);
+		expect(Number(answers[3].headers.get('retry-after'))).toBeGreaterThan(60);
+		expect(() => sb.setOptions({ rateLimitQuotaWindowMs: 10 })).toThrow(/rateLimitQuotaWindowMs/);
 	});
 
 	it('sends no Retry-After when asked for none', async () => {

@@ -6,7 +6,8 @@
  * - `sliding`: at most `perSecond` requests admitted in any 1 s (the sandbox's first model);
  * - `fixed`: at most `perSecond` per 1 s window aligned to the clock (x.000 to x.999);
  * - `tokenBucket`: a bucket of `burst` tokens refilled at `perSecond`; punishes bursts;
- * - `perMinute`: a quota of `perSecond` x 60 per minute window aligned to the clock.
+ * - `perMinute`: a quota of `perSecond` x 60 per minute window aligned to the clock (the window can be
+ *   shortened with `quotaWindowMs`, scaling the quota with it, for a run that must meet it quickly).
  */
 export type LimiterModel = 'sliding' | 'fixed' | 'tokenBucket' | 'perMinute';
 export const LIMITER_MODELS: readonly LimiterModel[] = [
@@ -38,6 +39,8 @@ export interface LimiterSettings {
 	retryAfter?: RetryAfterStyle;
 	/** A limit that changes mid-run: `afterMs` after the first request, `perSecond` applies. */
 	change?: { afterMs: number; perSecond: number };
+	/** perMinute: the quota window (default 60,000 ms); the quota is `perSecond` x its seconds. */
+	quotaWindowMs?: number;
 }
 
 /** A refusal: the Retry-After header to send (null: none) and the ms until a request would pass. */
@@ -90,8 +93,10 @@ export class Limiter {
 			}
 			case 'fixed':
 				return this.windowWait(now, 1000, perSecond);
-			case 'perMinute':
-				return this.windowWait(now, 60_000, perSecond * 60);
+			case 'perMinute': {
+				const windowMs = this.settings.quotaWindowMs ?? 60_000;
+				return this.windowWait(now, windowMs, (perSecond * windowMs) / 1000);
+			}
 			case 'tokenBucket': {
 				const burst = this.settings.burst ?? 20;
 				if (this.refilledAt !== undefined) {

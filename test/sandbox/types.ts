@@ -18,6 +18,8 @@ export interface SandboxOptions {
 	rateLimitRetryAfter?: RetryAfterStyle;
 	/** A limit that changes mid-run: `afterMs` after a host's first request, `perSecond` applies. */
 	rateLimitChange?: { afterMs: number; perSecond: number } | null;
+	/** The perMinute model's quota window (default 60,000 ms); the quota scales with it. */
+	rateLimitQuotaWindowMs?: number;
 	failureRate?: number;
 	seed?: number;
 	groupCount?: number;
@@ -92,6 +94,7 @@ export interface ResolvedOptions {
 	rateLimitBurst: number;
 	rateLimitRetryAfter: RetryAfterStyle;
 	rateLimitChange: { afterMs: number; perSecond: number } | null;
+	rateLimitQuotaWindowMs: number;
 	failureRate: number;
 	seed: number;
 	groupCount: number;
