@@ -1,4 +1,4 @@
-import { TEMPLATES } from '../sandbox';
+import { SENDERS, TEMPLATES } from '../sandbox';
 import { binaryItem, useBinaryDataMode } from '../harness';
 import { type NodeEnv, senderLocator, startNodeEnv, templateLocator } from './support';
 
@@ -160,19 +160,21 @@ describe('header media from a media ID', () => {
 });
 
 describe('Media > Upload', () => {
+	const upload = (extra: Record<string, unknown> = {}) => ({
+		resource: 'media',
+		operation: 'upload',
+		senderNumber: senderLocator,
+		binaryPropertyName: 'data',
+		...extra,
+	});
+
 	it.each(['default', 'filesystem'] as const)(
 		'streams a file from binary data (%s mode) and outputs the media record',
 		async (mode) => {
 			await useBinaryDataMode(mode);
 			const item = await binaryItem({}, 'data', pdf, 'catalogue.pdf', 'application/pdf');
 			const { items, error } = await env.run(
-				{
-					resource: 'media',
-					operation: 'upload',
-					senderNumber: senderLocator,
-					binaryPropertyName: 'data',
-					options: { fileName: 'Catalogue 2026.pdf' },
-				},
+				upload({ options: { fileName: 'Catalogue 2026.pdf' } }),
 				[item],
 			);
 			expect(error).toBeUndefined();
@@ -188,31 +190,34 @@ describe('Media > Upload', () => {
 	);
 
 	it('names the missing binary field', async () => {
-		const { error } = await env.run(
-			{
-				resource: 'media',
-				operation: 'upload',
-				senderNumber: senderLocator,
-				binaryPropertyName: 'nothere',
-			},
-			[{ json: {} }],
-		);
+		const { error } = await env.run(upload({ binaryPropertyName: 'nothere' }), [{ json: {} }]);
 		expect(error?.message).toMatch(/binary/i);
 		expect(env.sandbox.requests).toHaveLength(0);
 	});
 
-	it('refuses a media type that contradicts the file, naming the option', async () => {
-		const item = await binaryItem({}, 'data', png, 'banner.png', 'image/png');
+	it('names a sender record id given for its phone_number_id before a byte of the file is sent', async () => {
+		const item = await binaryItem({}, 'data', pdf, 'catalogue.pdf', 'application/pdf');
 		const { error } = await env.run(
-			{
-				resource: 'media',
-				operation: 'upload',
-				senderNumber: senderLocator,
-				binaryPropertyName: 'data',
-				options: { type: 'video' },
-			},
+			upload({ senderNumber: { __rl: true, mode: 'id', value: String(SENDERS.primary.id) } }),
 			[item],
 		);
+		expect(error?.message).toBe(
+			`Invalid input in item 1 (index 0): "Sender Number" "${SENDERS.primary.id}" is the record ID of sender ${SENDERS.primary.phone_number}, not its phone_number_id: use ${SENDERS.primary.phone_number_id} (or pick the number from the list)`,
+		);
+		expect(env.sandbox.requests.filter((request) => request.path.endsWith('/media'))).toEqual([]);
+	});
+
+	it('an account without the sender listing uploads unchecked: the service has the last word', async () => {
+		env.sandbox.setOptions({ noSenderListing: true });
+		const item = await binaryItem({}, 'data', pdf, 'catalogue.pdf', 'application/pdf');
+		const { items, error } = await env.run(upload(), [item]);
+		expect(error).toBeUndefined();
+		expect(items[0].json).toMatchObject({ media_id: expect.any(String) });
+	});
+
+	it('refuses a media type that contradicts the file, naming the option', async () => {
+		const item = await binaryItem({}, 'data', png, 'banner.png', 'image/png');
+		const { error } = await env.run(upload({ options: { type: 'video' } }), [item]);
 		expect(error?.message).toContain('"Media Type" is "video" but the file is image/png');
 		expect(env.sandbox.requests).toHaveLength(0);
 	});

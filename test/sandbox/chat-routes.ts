@@ -49,7 +49,13 @@ export function chatHost(channel: string): HostDefinition {
 		routes: [
 			{
 				pattern: /^\/v1\/phone_number_ids$/,
-				methods: { GET: async (ex, ctx) => ex.reply(200, ctx.state.senders) },
+				methods: {
+					GET: async (ex, ctx) => {
+						if (!ctx.options.noSenderListing) return ex.reply(200, ctx.state.senders);
+						const message = `No endpoint ${ex.record.path} (sandbox noSenderListing)`;
+						return ex.fail({ status: 404, code: 'not_found', message });
+					},
+				},
 			},
 			{
 				pattern: /^\/v1\/phone_number_ids\/([^/]+)\/templates$/,

@@ -56,6 +56,7 @@ export const DEFAULT_OPTIONS: ResolvedOptions = {
 	burst429RetryAfter: '1',
 	templateListingFailures: 0,
 	noTemplateListing: false,
+	noSenderListing: false,
 	smsDeliveryMs: 2000,
 	echoRequestHeaders: false,
 };

@@ -59,6 +59,8 @@ export interface SandboxOptions {
 	templateListingFailures?: number;
 	/** An account without the template listing (not in the specification): it answers 404. */
 	noTemplateListing?: boolean;
+	/** An account without the sender listing (GET /v1/phone_number_ids, not in the spec): 404. */
+	noSenderListing?: boolean;
 	/** After this many ms an SMS is delivered (or not); half-way it is `sent`. Default 2000. */
 	smsDeliveryMs?: number;
 	/**
@@ -113,6 +115,7 @@ export interface ResolvedOptions {
 	burst429RetryAfter: string | null;
 	templateListingFailures: number;
 	noTemplateListing: boolean;
+	noSenderListing: boolean;
 	smsDeliveryMs: number;
 	echoRequestHeaders: boolean;
 }

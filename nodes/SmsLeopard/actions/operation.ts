@@ -1,6 +1,12 @@
 /** What every operation file exports, and what the router hands it. */
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
-import type { MediaCategory, MediaRecord, SmsLeopardClient, TemplateDescription } from '../client';
+import type {
+	MediaCategory,
+	MediaRecord,
+	SenderNumber,
+	SmsLeopardClient,
+	TemplateDescription,
+} from '../client';
 
 export interface ExecutionState {
 	client: SmsLeopardClient;
@@ -12,6 +18,8 @@ export interface ExecutionState {
 	contentKeys: Map<string, Promise<string>>;
 	/** Templates of each sender number (by phone_number_id), listed once per execution. */
 	templates: Map<string, Promise<Map<string, TemplateDescription> | undefined>>;
+	/** Sender numbers checked before an upload (by the value given), once per execution. */
+	senderChecks: Map<string, Promise<SenderNumber | undefined>>;
 }
 
 export function newExecutionState(client: SmsLeopardClient): ExecutionState {
@@ -21,6 +29,7 @@ export function newExecutionState(client: SmsLeopardClient): ExecutionState {
 		mediaCategories: new Map(),
 		contentKeys: new Map(),
 		templates: new Map(),
+		senderChecks: new Map(),
 	};
 }
 

@@ -228,10 +228,19 @@ export class SmsLeopardClient {
 		if (outcome.ok) {
 			return new Map(outcome.value.map((template) => [template.id, describeTemplate(template)]));
 		}
-		const { error } = outcome;
-		const unavailable =
-			error instanceof SmsLeopardNotFoundError || error instanceof SmsLeopardResponseError;
-		if (!unavailable) throw error;
+		if (!listingUnavailable(outcome.error)) throw outcome.error;
+		return undefined;
+	}
+
+	/**
+	 * Checks, before an upload sends a byte, that `phoneNumberId` is one of the account's senders (a
+	 * record `id` given by mistake is named). Undefined when the account has no sender listing: the
+	 * service then has the last word. Other listing failures are thrown, as for template checks.
+	 */
+	async checkSenderNumber(phoneNumberId: string): Promise<SenderNumber | undefined> {
+		const outcome = await settle(async () => await this.listSenderNumbers());
+		if (outcome.ok) return findSenderIn(outcome.value, phoneNumberId);
+		if (!listingUnavailable(outcome.error)) throw outcome.error;
 		return undefined;
 	}
 
@@ -241,4 +250,9 @@ export class SmsLeopardClient {
 			templatesCall(validateInput(recordId('a sender record id'), senderId, 'senderId')),
 		);
 	}
+}
+
+/** A listing outside the specification that this account does not offer (404) or answers oddly. */
+function listingUnavailable(error: unknown): boolean {
+	return error instanceof SmsLeopardNotFoundError || error instanceof SmsLeopardResponseError;
 }

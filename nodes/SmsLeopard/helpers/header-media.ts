@@ -8,6 +8,7 @@ import type { IDisplayOptions, IExecuteFunctions, INodeProperties } from 'n8n-wo
 import { type MediaCategory, type MediaRecord, categoryOfMimeType, prepareUpload } from '../client';
 import type { ExecutionState } from '../actions/operation';
 import { type BinaryMedia, readBinaryMedia } from './binary-media';
+import { checkSenderOnce } from './sender-check';
 
 export function headerMediaFields(show: NonNullable<IDisplayOptions['show']>): INodeProperties[] {
 	return [
@@ -163,5 +164,8 @@ export async function uploadFromItem(
 	options: { type?: MediaCategory; fileName?: string } = {},
 ): Promise<MediaRecord> {
 	const media = await readBinaryMedia(context, itemIndex, field, state.contentKeys);
+	// The file's own checks, then the sender's, all before a byte of the file is sent.
+	prepareUpload({ phoneNumberId, file: media.source, ...options });
+	await checkSenderOnce(state, phoneNumberId);
 	return await uploadShared(state, phoneNumberId, media, options);
 }
