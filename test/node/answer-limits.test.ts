@@ -13,7 +13,7 @@ beforeAll(async () => {
 });
 afterAll(async () => await env.stop());
 
-async function sendThrough(url: string) {
+async function sendThrough(url: string, timeout = 1) {
 	const started = Date.now();
 	const { items, error } = await env.run(
 		{
@@ -23,7 +23,7 @@ async function sendThrough(url: string) {
 			template: templateLocator(TEMPLATES.flow.id),
 			destination: '+254700000001',
 			variablesMode: 'define',
-			requestOptions: { timeout: 1, maxRateLimitWait: 0 },
+			requestOptions: { timeout, maxRateLimitWait: 0 },
 		},
 		jsonItems({}),
 		{ continueOnFail: true, chatUrl: url },
@@ -47,10 +47,10 @@ describe('answers that do not end', () => {
 	it('an endless fast body stops past 10 MB, reported as too large, without reading it all', async () => {
 		const server = await hostileServer('flood');
 		try {
-			const { json, seconds } = await sendThrough(server.url);
+			// A timeout far past the time 10 MB takes even on a loaded machine: the size cap ends it.
+			const { json } = await sendThrough(server.url, 120);
 			expect(json).toMatchObject({ errorKind: 'connection', code: 'ETOOLARGE' });
 			expect(String(json.error)).toContain('larger than 10 MB');
-			expect(seconds).toBeLessThan(20);
 			// 10 MB read per request, plus what sat in socket buffers when the node let go.
 			expect(server.state.written).toBeLessThan(100 * 1024 * 1024);
 		} finally {
