@@ -79,14 +79,14 @@ async function main(): Promise<void> {
 	log(`sandbox on ${sandbox.chatUrl} and ${sandbox.contactsUrl}`);
 
 	const sends = sendWorkflows(SEND_COUNT, sandbox.chatUrl, sandbox.channel);
-	const scale = scaleWorkflows(SCALE_COUNT);
+	const scale = scaleWorkflows(SEND_COUNT, SCALE_COUNT);
 	const groups = groupsWorkflow();
 	const sms = smsWorkflows(SMS_COUNT, sandbox.contactsUrl);
 	const uploads = uploadWorkflows(path.join(tempDir, FILE_NAME), sandbox.chatUrl, sandbox.channel);
 	log(`packing the package and installing it into an n8n ${n8nVersion} user folder`);
 	const folder = await prepareBenchFolder(n8nVersion, sandbox, [
 		...Object.values(sends),
-		...Object.values(scale),
+		...Object.values(scale).flatMap((size) => Object.values(size)),
 		groups,
 		...Object.values(uploads),
 		...Object.values(sms),
@@ -133,7 +133,16 @@ async function main(): Promise<void> {
 					await benchScale(
 						folder,
 						sandbox,
-						{ baseline: id(scale.baseline), nodeDefault: id(scale.nodeDefault) },
+						{
+							small: {
+								baseline: id(scale.small.baseline),
+								nodeDefault: id(scale.small.nodeDefault),
+							},
+							large: {
+								baseline: id(scale.large.baseline),
+								nodeDefault: id(scale.large.nodeDefault),
+							},
+						},
 						repeats,
 						log,
 					),

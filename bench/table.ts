@@ -60,10 +60,11 @@ function limiterRows(results: any): string[] {
 }
 
 function scaleRows(results: any): string[] {
-	if (!results?.seconds) return [];
-	return [
-		`| ${results.sends} sends, defaults | ${show(results.seconds)} s, peak rise ${show(results.rise, 0)} MB over a Code-node-only baseline of ${show(results.baseline, 0)} MB | |`,
-	];
+	const sizes = [results?.small, results?.large].filter((size) => size?.seconds);
+	return sizes.map(
+		(size: any) =>
+			`| ${size.sends} sends, defaults | ${show(size.seconds)} s (${show(size.perSecond, 0)} sends/s), peak rise ${show(size.rise, 0)} MB (${show(size.risePerThousand, 1)} MB per 1,000 sends) over a Code-node-only baseline of ${show(size.baseline, 0)} MB | |`,
+	);
 }
 
 export function renderTable(results: Results): string {

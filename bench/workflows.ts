@@ -140,17 +140,27 @@ export function sendWorkflows(
 }
 
 /** Many items at defaults, and the same items with no sender (the memory baseline). */
-export function scaleWorkflows(count: number): Record<'baseline' | 'nodeDefault', WorkflowJson> {
-	const make = (id: string, name: string, target?: WorkflowNode): WorkflowJson => ({
+/** The scale benchmark's two sizes, each with its Code-node-only baseline of the same shape. */
+export function scaleWorkflows(
+	small: number,
+	large: number,
+): Record<'small' | 'large', Record<'baseline' | 'nodeDefault', WorkflowJson>> {
+	const make = (id: string, name: string, count: number, target?: WorkflowNode): WorkflowJson => ({
 		id,
 		...workflow(name, [
 			target ? [trigger(), recipients(count), target] : [trigger(), recipients(count)],
 		]),
 	});
-	return {
-		baseline: make('benchScaleItemsOnly', `bench: ${count} items only`),
-		nodeDefault: make('benchScaleDefault', `bench: node, ${count} sends, defaults`, sendNode({})),
-	};
+	const size = (key: string, count: number) => ({
+		baseline: make(`benchScale${key}Items`, `bench: ${count} items only`, count),
+		nodeDefault: make(
+			`benchScale${key}Sends`,
+			`bench: node, ${count} sends, defaults`,
+			count,
+			sendNode({}),
+		),
+	});
+	return { small: size('Small', small), large: size('Large', large) };
 }
 
 export function groupsWorkflow(): WorkflowJson {
