@@ -31,6 +31,7 @@ export {
 	headerMediaCategory,
 	type TemplateCheckContext,
 } from './template-rules';
+export { fitUrlButtonValues } from './url-button-values';
 export {
 	type Balance,
 	type DeliveryReport,

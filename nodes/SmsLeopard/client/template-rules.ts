@@ -20,13 +20,13 @@ export function headerMediaCategory(template: TemplateDescription): MediaCategor
 	return template.header ? MEDIA_HEADERS[template.header.format] : undefined;
 }
 
-/** The button a BUTTONS field name points at, if any. */
 /** "an image", "a document", "a video". */
 function withArticle(word: string): string {
 	return `${/^[aeiou]/i.test(word) ? 'an' : 'a'} ${word}`;
 }
 
-function targetOf(name: string, buttons: TemplateButton[]): TemplateButton | undefined {
+/** The button a BUTTONS field name points at, if any. */
+export function buttonNamed(name: string, buttons: TemplateButton[]): TemplateButton | undefined {
 	const parsed = parseButtonName(name);
 	if (!parsed) return undefined;
 	if (parsed.form === 'index') return buttons[parsed.index];
@@ -93,7 +93,7 @@ export function checkAgainstTemplate(
 	const buttonFields = fieldsOf('BUTTONS');
 	const filled = new Set<TemplateButton>();
 	for (const field of buttonFields) {
-		const button = targetOf(field.name, template.buttons);
+		const button = buttonNamed(field.name, template.buttons);
 		if (!button) {
 			issues.push({
 				field: `button ${field.name}`,

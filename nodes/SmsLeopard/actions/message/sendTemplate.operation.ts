@@ -11,6 +11,7 @@ import {
 	type TemplateVariables,
 	buildSendTemplateBody,
 	checkAgainstTemplate,
+	fitUrlButtonValues,
 } from '../../client';
 import { headerMediaFields, planHeaderMedia } from '../../helpers/header-media';
 import { duringAction } from '../../helpers/node-errors';
@@ -365,10 +366,16 @@ async function prepare(
 	};
 	const body = buildSendTemplateBody(request);
 	const template = await templateFor(state, phoneNumberId, templateId);
-	if (template) {
-		const issues = checkAgainstTemplate(template, body, { mediaCategory: media.category });
-		if (issues.length > 0) throw new SmsLeopardValidationError(issues);
-	}
+	const buttons = fitUrlButtonValues(body.component_list, template);
+	const issues = [
+		...buttons.issues,
+		...(template ? checkAgainstTemplate(template, body, { mediaCategory: media.category }) : []),
+	];
+	if (issues.length > 0) throw new SmsLeopardValidationError(issues);
 	const uploaded = media.upload ? await media.upload() : undefined;
-	return { request, template, mediaId: uploaded?.media_id ?? media.mediaId };
+	// A whole URL cut to its placeholder's part is sent as the list it became.
+	const sent = buttons.changed
+		? { ...request, variables: undefined, componentList: buttons.componentList }
+		: request;
+	return { request: sent, template, mediaId: uploaded?.media_id ?? media.mediaId };
 }
