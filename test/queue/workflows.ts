@@ -47,18 +47,9 @@ export function binaryHeaderWorkflow(credential: Credential, path: string): Work
 	return workflow(`binary header ${path}`, [[webhook(path, 'lastNode'), recipients, send]]);
 }
 
-/** Webhook with JSON `{ prefix, count }` -> `count` recipients -> Send Template (no header). */
-export function bulkSendWorkflow(
-	credential: Credential,
-	path: string,
-	responseMode: 'lastNode' | 'onReceived' = 'lastNode',
-	onError?: 'continueErrorOutput',
-): WorkflowJson {
-	const recipients = code(
-		'Recipients',
-		`Array.from({ length: $input.first().json.body.count }, (_, i) => ({ json: { phone: $input.first().json.body.prefix + String(i).padStart(5, '0') } }))`,
-	);
-	const send = smsLeopard(
+/** Send Template of the Flow-button template (no variables) to each item's `phone`. */
+function sendFlowTemplate(credential: Credential, onError?: 'continueErrorOutput') {
+	return smsLeopard(
 		'Send',
 		credential,
 		{
@@ -71,7 +62,22 @@ export function bulkSendWorkflow(
 		},
 		onError ? { onError } : {},
 	);
-	return workflow(`bulk ${path}`, [[webhook(path, responseMode), recipients, send]]);
+}
+
+/** Webhook with JSON `{ prefix, count }` -> `count` recipients -> Send Template (no header). */
+export function bulkSendWorkflow(
+	credential: Credential,
+	path: string,
+	responseMode: 'lastNode' | 'onReceived' = 'lastNode',
+	onError?: 'continueErrorOutput',
+): WorkflowJson {
+	const recipients = code(
+		'Recipients',
+		`Array.from({ length: $input.first().json.body.count }, (_, i) => ({ json: { phone: $input.first().json.body.prefix + String(i).padStart(5, '0') } }))`,
+	);
+	return workflow(`bulk ${path}`, [
+		[webhook(path, responseMode), recipients, sendFlowTemplate(credential, onError)],
+	]);
 }
 
 /** Five recipients, two invalid, with the error output on: 3 sent, 2 on the error output. */
@@ -80,20 +86,9 @@ export function errorOutputWorkflow(credential: Credential, path: string): Workf
 		'Five',
 		"['+254710800011', 'not a number', '+254710800013', '', '+254710800015'].map((phone) => ({ json: { phone } }))",
 	);
-	const send = smsLeopard(
-		'Send',
-		credential,
-		{
-			resource: 'message',
-			operation: 'sendTemplate',
-			senderNumber: locator(sender),
-			template: locator(TEMPLATES.flow.id),
-			destination: '={{ $json.phone }}',
-			variablesMode: 'template',
-		},
-		{ onError: 'continueErrorOutput' },
-	);
-	return workflow(`error output ${path}`, [[webhook(path, 'lastNode'), five, send]]);
+	return workflow(`error output ${path}`, [
+		[webhook(path, 'lastNode'), five, sendFlowTemplate(credential, 'continueErrorOutput')],
+	]);
 }
 
 /** The demo workflow (every operation once) with its manual trigger swapped for a webhook. */
