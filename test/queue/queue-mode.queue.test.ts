@@ -6,12 +6,11 @@
  */
 import { readFileSync } from 'fs';
 
-import { nodeItems, packPackage, removePackedTarball } from '../e2e/harness';
+import { N8nRest, nodeItems, packPackage, removePackedTarball } from '../e2e/harness';
 import { DEMO_PHONES } from '../e2e/workflows/demo';
 import { type Sandbox, TEMPLATES, startSandbox } from '../sandbox';
 import { killGroup } from './cluster/services';
 import { type QueueCluster, startQueueCluster } from './cluster/queue-cluster';
-import { N8nRest } from './n8n-rest';
 import {
 	binaryHeaderWorkflow,
 	bulkSendWorkflow,

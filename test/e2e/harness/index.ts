@@ -6,3 +6,4 @@ export * from './run-workflow';
 export * from './n8n-server';
 export * from './pack';
 export * from './n8n-owner';
+export * from './n8n-rest';

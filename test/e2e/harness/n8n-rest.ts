@@ -1,11 +1,12 @@
 /**
- * What the editor does through n8n's REST API, for the queue-mode suite: store credentials, save and
- * activate (publish) workflows, read executions with their run data (n8n stores it "flatted").
+ * What the editor does through n8n's REST API, for the queue-mode suite and the example workflows:
+ * store credentials, save and activate (publish) workflows, read executions with their run data
+ * (n8n stores it "flatted").
  */
 import { parse } from 'flatted';
 
-import { setUpOwner, signIn } from '../e2e/harness';
-import type { RunData, WorkflowJson } from '../e2e/harness';
+import { setUpOwner, signIn } from './n8n-owner';
+import type { RunData, WorkflowJson } from './run-workflow';
 
 export interface ExecutionSummary {
 	id: string;
@@ -57,10 +58,24 @@ export class N8nRest {
 			...json,
 			active: false,
 		});
-		await this.call('POST', `/rest/workflows/${saved.id}/activate`, {
-			versionId: saved.versionId,
+		const versionId = saved.versionId;
+		const response = await fetch(`${this.url}/rest/workflows/${saved.id}/activate`, {
+			method: 'POST',
+			headers: { 'content-type': 'application/json', cookie: this.cookie },
+			body: JSON.stringify({ versionId }),
 		});
+		// n8n 1.x has no publish endpoint: its editor's toggle saves `active: true`.
+		if (response.status === 404) {
+			await this.call('PATCH', `/rest/workflows/${saved.id}`, { active: true, versionId });
+		} else if (!response.ok) {
+			throw new Error(`activate ${saved.id}: HTTP ${response.status} ${await response.text()}`);
+		}
 		return saved.id;
+	}
+
+	/** The workflow as n8n stored it (credentials resolved, ids assigned). */
+	async workflow(id: string): Promise<WorkflowJson> {
+		return await this.call<WorkflowJson>('GET', `/rest/workflows/${id}`);
 	}
 
 	async executions(workflowId: string): Promise<ExecutionSummary[]> {
