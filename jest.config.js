@@ -17,8 +17,9 @@ module.exports = {
 		'^.+\\.ts$': ['ts-jest', { diagnostics: false }],
 	},
 	testTimeout: 30000,
-	setupFiles: ['<rootDir>/test/harness/setup-env.ts'],
-	// Every node output and error is recorded; the teardown fails the run if one holds a secret.
+	setupFiles: ['<rootDir>/test/harness/setup-env.ts', '<rootDir>/test/harness/record-logs.ts'],
+	// Every node output, error and n8n log line is recorded; the teardown fails the run if one holds
+	// a secret.
 	globalSetup: '<rootDir>/test/secret-scan/global-setup.ts',
 	globalTeardown: '<rootDir>/test/secret-scan/global-teardown.ts',
 };

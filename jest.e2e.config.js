@@ -11,4 +11,7 @@ module.exports = {
 	},
 	testTimeout: 180000,
 	maxWorkers: 1,
+	// What the n8n processes print (their logs, the run's JSON) goes through the secret scan too.
+	globalSetup: '<rootDir>/test/secret-scan/global-setup.ts',
+	globalTeardown: '<rootDir>/test/secret-scan/global-teardown.ts',
 };

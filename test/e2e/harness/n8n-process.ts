@@ -5,6 +5,7 @@ import { readFileSync } from 'fs';
 import { createServer } from 'net';
 import * as path from 'path';
 
+import { recordForSecretScan } from '../../secret-scan/record';
 import type { N8nInstall } from './n8n-install';
 
 export interface UserFolder {
@@ -118,6 +119,7 @@ export async function runN8n(
 	});
 	clearTimeout(timer);
 	clearInterval(poller);
+	recordForSecretScan(`n8n process output (n8n ${args[0]})`, { stdout, stderr });
 	const result: CliResult = { exitCode, stdout, stderr, durationMs: Date.now() - started };
 	if (options.measureMemory && peakKb > 0) result.peakRssMb = peakKb / 1024;
 	return result;

@@ -2,6 +2,7 @@
 // tests that need the REST API or the editor.
 import { spawn } from 'child_process';
 
+import { recordForSecretScan } from '../../secret-scan/record';
 import { freePort, n8nEnv, type UserFolder } from './n8n-process';
 
 export interface N8nServer {
@@ -71,7 +72,10 @@ export async function startN8nServer(
 	child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
 	const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
 	let alive = true;
-	void exited.then(() => (alive = false));
+	void exited.then(() => {
+		alive = false;
+		recordForSecretScan('n8n process output (n8n start)', output);
+	});
 
 	const stop = async (graceMs = 15_000) => {
 		if (!alive) return;
