@@ -19,7 +19,8 @@ export class SmsLeopard implements INodeType {
 		name: 'smsLeopard',
 		icon: { light: 'file:smsleopard.svg', dark: 'file:smsleopard.dark.svg' },
 		group: ['output'],
-		version: 1,
+		// 1.1: Define Below counts button positions from 1.
+		version: [1, 1.1],
 		subtitle: '={{$parameter["operation"] + ": " + $parameter["resource"]}}',
 		description: 'Send WhatsApp templates and manage contacts with SMSLeopard',
 		defaults: { name: 'SMSLeopard' },

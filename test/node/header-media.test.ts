@@ -1,6 +1,6 @@
 import { SENDERS, TEMPLATES } from '../sandbox';
 import { binaryItem, useBinaryDataMode } from '../harness';
-import { type NodeEnv, senderLocator, startNodeEnv, templateLocator } from './support';
+import { type NodeEnv, jsonItems, senderLocator, startNodeEnv, templateLocator } from './support';
 
 let env: NodeEnv;
 
@@ -156,6 +156,52 @@ describe('header media from a media ID', () => {
 			'"Header Media" is image media but template "invoice" has a document header',
 		);
 		expect(env.sends()).toHaveLength(0);
+	});
+});
+
+describe('Header Media left set for a template without a media header', () => {
+	const textTemplateWith = (media: Record<string, unknown>) => ({
+		resource: 'message',
+		operation: 'sendTemplate',
+		senderNumber: senderLocator,
+		template: templateLocator(TEMPLATES.bodyOnly.id),
+		destination: '={{ $json.phone }}',
+		variablesMode: 'template',
+		templateFields: { mappingMode: 'defineBelow', value: { body_1: 'Amina', body_2: 'A-1' } },
+		...media,
+	});
+	const hintsOf = (run: Awaited<ReturnType<NodeEnv['run']>>['run']) =>
+		(run.data.resultData.runData.SmsLeopard?.[0]?.hints ?? []).map((hint) => hint.message);
+
+	it.each([
+		['a media ID', { headerMedia: 'mediaId', mediaId: '9700000000000001' }],
+		['a binary field the items do not have', { headerMedia: 'binary', binaryPropertyName: 'gone' }],
+	])(
+		'%s is ignored, the send goes out without media, and the output says so once',
+		async (_, media) => {
+			const { items, error, run } = await env.run(
+				textTemplateWith(media),
+				jsonItems({ phone: '+254700300001' }, { phone: '+254700300002' }),
+			);
+			expect(error).toBeUndefined();
+			expect(items).toHaveLength(2);
+			expect(env.sends().map((send) => send.media_id)).toEqual([undefined, undefined]);
+			expect(
+				env.sandbox.requests.filter((request) => request.path.endsWith('/media')),
+			).toHaveLength(0);
+			expect(hintsOf(run)).toEqual([
+				'Header Media was ignored: template "order_update" has no document, image or video header. Set Header Media to None to remove this notice.',
+			]);
+		},
+	);
+
+	it('Header Media None gives no notice', async () => {
+		const { error, run } = await env.run(
+			textTemplateWith({ headerMedia: 'none' }),
+			jsonItems({ phone: '+254700300001' }),
+		);
+		expect(error).toBeUndefined();
+		expect(hintsOf(run)).toEqual([]);
 	});
 });
 

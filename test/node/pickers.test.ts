@@ -1,4 +1,5 @@
 import { SENDERS, TEMPLATES } from '../sandbox';
+import { SmsLeopard } from '../../nodes/SmsLeopard/SmsLeopard.node';
 import { type NodeEnv, jsonItems, senderLocator, startNodeEnv, templateLocator } from './support';
 
 let env: NodeEnv;
@@ -93,7 +94,7 @@ describe('template fields (resource mapper)', () => {
 	it('asks for the URL placeholder value only, with the URL pattern shown (rule 3)', async () => {
 		const fields = await fieldsOf(TEMPLATES.urlButton.id);
 		expect(fields[1]).toMatchObject({ id: 'button_0_url', required: true });
-		expect(fields[1].displayName).toBe('Button "Track": {{1}} of …/track/{{1}}');
+		expect(fields[1].displayName).toBe('Button "Track": end of its link, after …/track/');
 	});
 
 	it('offers optional quick reply payloads (rule 5) and no input for phone and Flow buttons', async () => {
@@ -118,6 +119,25 @@ describe('template fields (resource mapper)', () => {
 		);
 	});
 
+	it('names the template and the sender as their pickers show them', async () => {
+		const result = await env.resourceMapping('getTemplateFields', {
+			...sendParameters(TEMPLATES.urlButton.id),
+			template: {
+				...templateLocator(TEMPLATES.urlButton.id),
+				cachedResultName: 'track_parcel (en_US, UTILITY)',
+			},
+			senderNumber: {
+				__rl: true,
+				mode: 'list',
+				value: SENDERS.secondary.phone_number_id,
+				cachedResultName: 'Second line',
+			},
+		});
+		expect(result.emptyFieldsNotice).toBe(
+			'The template chosen before, track_parcel (en_US, UTILITY), is not an approved template of sender Second line: choose the template again from the list.',
+		);
+	});
+
 	it('says the template is not the new sender\'s after the sender changed, not "no variables"', async () => {
 		const result = await env.resourceMapping('getTemplateFields', {
 			...sendParameters(TEMPLATES.urlButton.id),
@@ -125,7 +145,7 @@ describe('template fields (resource mapper)', () => {
 		});
 		expect(result.fields).toEqual([]);
 		expect(result.emptyFieldsNotice).toBe(
-			`The chosen template (${TEMPLATES.urlButton.id}) is not one of sender ${SENDERS.secondary.phone_number_id}'s approved templates: choose the template again from the list.`,
+			`The template chosen before, ${TEMPLATES.urlButton.id}, is not an approved template of sender ${SENDERS.secondary.phone_number_id}: choose the template again from the list.`,
 		);
 	});
 
@@ -150,13 +170,65 @@ describe('template fields (resource mapper)', () => {
 		}
 	});
 
+	it("Using JSON: shows the chosen template's component_list with empty values to start from", async () => {
+		const promo = await env.resourceMapping(
+			'getTemplateSkeleton',
+			sendParameters(TEMPLATES.mixedButtons.id),
+		);
+		expect(promo.fields).toEqual([]);
+		expect(promo.emptyFieldsNotice).toBe(
+			'Start from template "promo": copy this into Components (JSON) and fill in each value. ' +
+				JSON.stringify({
+					components: [
+						{
+							component_type: 'BODY',
+							fields: [
+								{ name: '1', value: '' },
+								{ name: '2', value: '' },
+							],
+						},
+						{
+							component_type: 'BUTTONS',
+							fields: [
+								{ name: 'quick_reply:0', value: '' },
+								{ name: 'url:1', value: '' },
+							],
+						},
+					],
+				}),
+		);
+		const flow = await env.resourceMapping(
+			'getTemplateSkeleton',
+			sendParameters(TEMPLATES.flow.id),
+		);
+		expect(flow.emptyFieldsNotice).toBe(
+			'Template "book_flow" has nothing to fill in: leave Components (JSON) as {"components": []}.',
+		);
+	});
+
 	it('tells the user to choose a template first', async () => {
 		const result = await env.resourceMapping('getTemplateFields', {
 			...sendParameters(''),
+			senderNumber: { __rl: true, mode: 'list', value: '' },
 			template: templateLocator(''),
 		});
 		expect(result.fields).toEqual([]);
 		expect(result.emptyFieldsNotice).toContain('Choose a sender number and a template first');
+	});
+
+	it('after the sender changed (n8n then clears the template), says why the template is empty', async () => {
+		const result = await env.resourceMapping('getTemplateFields', sendParameters(''));
+		expect(result.fields).toEqual([]);
+		expect(result.emptyFieldsNotice).toBe(
+			'Choose a template of this sender from the list. Changing the sender clears the template and the values typed for it, since each sender has its own templates.',
+		);
+	});
+
+	it('the Template picker depends on the sender, so n8n clears it when the sender changes', () => {
+		const template = new SmsLeopard().description.properties.find(
+			(property) => property.name === 'template',
+		);
+		expect(template?.typeOptions?.loadOptionsDependsOn).toEqual(['senderNumber.value']);
 	});
 });
 

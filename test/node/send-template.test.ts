@@ -186,6 +186,35 @@ describe('Message > Send Template in the real n8n engine', () => {
 		]);
 	});
 
+	it.each([
+		['1.1 counts button positions from 1', 1.1, { position: 2 }],
+		['1 (saved workflows) still counts them from 0', 1, { index: 1 }],
+	])(
+		'Define Below, node version %s: the second quick reply goes out as quick_reply:1',
+		async (_, typeVersion, position) => {
+			const { error } = await env.run(
+				{
+					...base,
+					template: templateLocator(TEMPLATES.quickReplies.id),
+					variablesMode: 'define',
+					bodyVariables: { variable: [{ placeholder: 1, value: 'Amina' }] },
+					buttons: { button: [{ kind: 'quickReply', ...position, value: 'no-thanks' }] },
+				},
+				jsonItems({ phone: '+254700200001' }),
+				{ typeVersion },
+			);
+			expect(error).toBeUndefined();
+			expect(env.sends()[0]).toMatchObject({
+				component_list: {
+					components: [
+						{ component_type: 'BODY', fields: [{ name: '1', value: 'Amina' }] },
+						{ component_type: 'BUTTONS', fields: [{ name: 'quick_reply:1', value: 'no-thanks' }] },
+					],
+				},
+			});
+		},
+	);
+
 	it('JSON mode passes a hand-written component_list, validated and canonical', async () => {
 		const { error } = await env.run(
 			{

@@ -43,6 +43,8 @@ export interface NodeEnv {
 			onError?: OnErrorSetting;
 			apiSecret?: string;
 			chatUrl?: string;
+			/** The node's version; default the newest. */
+			typeVersion?: number;
 		},
 	): Promise<RunNodeResult>;
 	listSearch(
@@ -88,6 +90,7 @@ export async function startNodeEnv(
 				items,
 				continueOnFail: runOptions.continueOnFail,
 				onError: runOptions.onError,
+				typeVersion: runOptions.typeVersion,
 			}),
 		listSearch: async (methodName, parameters, filter) =>
 			await callListSearch({ ...common, methodName, parameters, filter }),

@@ -41,6 +41,8 @@ export const templateField: INodeProperties = {
 	default: { mode: 'list', value: '' },
 	required: true,
 	description: 'An approved template of the sender number',
+	// Templates belong to a sender: n8n clears the chosen template when the sender changes.
+	typeOptions: { loadOptionsDependsOn: ['senderNumber.value'] },
 	modes: [
 		{
 			displayName: 'From List',

@@ -20,6 +20,8 @@ export interface ExecutionState {
 	templates: Map<string, Promise<Map<string, TemplateDescription> | undefined>>;
 	/** Sender numbers checked before an upload (by the value given), once per execution. */
 	senderChecks: Map<string, Promise<SenderNumber | undefined>>;
+	/** Notices already shown in this execution, so many items give one notice, not one each. */
+	noticesGiven: Set<string>;
 }
 
 export function newExecutionState(client: SmsLeopardClient): ExecutionState {
@@ -30,6 +32,7 @@ export function newExecutionState(client: SmsLeopardClient): ExecutionState {
 		contentKeys: new Map(),
 		templates: new Map(),
 		senderChecks: new Map(),
+		noticesGiven: new Set(),
 	};
 }
 

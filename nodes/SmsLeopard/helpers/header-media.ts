@@ -5,7 +5,14 @@
  * across the items of one execution: the same file for the same sender is uploaded once.
  */
 import type { IDisplayOptions, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
-import { type MediaCategory, type MediaRecord, categoryOfMimeType, prepareUpload } from '../client';
+import {
+	type MediaCategory,
+	type MediaRecord,
+	type TemplateDescription,
+	categoryOfMimeType,
+	prepareUpload,
+} from '../client';
+import { echo } from '../client/echo';
 import type { ExecutionState } from '../actions/operation';
 import { type BinaryMedia, readBinaryMedia } from './binary-media';
 import { checkSenderOnce } from './sender-check';
@@ -17,7 +24,8 @@ export function headerMediaFields(show: NonNullable<IDisplayOptions['show']>): I
 			name: 'headerMedia',
 			type: 'options',
 			default: 'none',
-			description: 'For templates with a document, image or video header',
+			description:
+				'For templates with a document, image or video header. Ignored, with a notice in the output, when the chosen template has no media header.',
 			options: [
 				{ name: 'None', value: 'none' },
 				{
@@ -62,6 +70,27 @@ export function headerMediaFields(show: NonNullable<IDisplayOptions['show']>): I
 			displayOptions: { show: { ...show, headerMedia: ['mediaId', 'binary'] } },
 		},
 	];
+}
+
+/**
+ * Header Media left set after switching to a template without a media header: the editor cannot hide
+ * it (it does not know the template's header), so the send ignores it and the output says so, once.
+ */
+export function noteIgnoredHeaderMedia(
+	context: IExecuteFunctions,
+	itemIndex: number,
+	state: ExecutionState,
+	template: TemplateDescription,
+): void {
+	const choice = context.getNodeParameter('headerMedia', itemIndex, 'none') as string;
+	const key = `ignored-header-media:${template.id}`;
+	if (choice === 'none' || state.noticesGiven.has(key)) return;
+	state.noticesGiven.add(key);
+	context.addExecutionHints({
+		message: `Header Media was ignored: template "${echo(template.name)}" has no document, image or video header. Set Header Media to None to remove this notice.`,
+		type: 'info',
+		location: 'outputPane',
+	});
 }
 
 export interface HeaderMediaPlan {

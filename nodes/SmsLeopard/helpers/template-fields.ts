@@ -21,13 +21,17 @@ function snippet(text: string, length = SNIPPET_LENGTH): string {
 	return flat.length > length ? `${flat.slice(0, length - 1)}…` : flat;
 }
 
-/** The end of a URL pattern, where its placeholder usually is: `…/track/{{1}}`. */
-function urlTail(url: string | undefined): string {
+/**
+ * The link a URL button's value completes, up to its placeholder (WhatsApp puts it at the end):
+ * `https://shop.example.com/track/{{1}}` gives `…/track/`.
+ */
+function linkBeforeValue(url: string | undefined): string {
 	const text = url ?? '';
-	const withoutScheme = text.replace(/^https?:\/\//, '');
+	const beforePlaceholder = text.includes('{{') ? text.slice(0, text.indexOf('{{')) : text;
+	const withoutScheme = beforePlaceholder.replace(/^https?:\/\//, '');
 	const slash = withoutScheme.indexOf('/');
 	const path = slash >= 0 ? withoutScheme.slice(slash) : withoutScheme;
-	return path.length > 28 ? `…${path.slice(-27)}` : `…${path}`;
+	return path.length > 24 ? `…${path.slice(-23)}` : `…${path}`;
 }
 
 /** Authentication templates take one code that fills the body and the copy-code button (rule 11). */
@@ -75,7 +79,7 @@ function mediaField(template: TemplateDescription): ResourceMapperField | undefi
 
 /**
  * The fields a template needs, labelled in the user's words with the template's own text:
- * `Body {{2}}: "Hi {{1}}, your order {{2}}…"`, `Button "Track": {{1}} of …/track/{{1}}`.
+ * `Body {{2}}: "Hi {{1}}, your order {{2}}…"`, `Button "Track": end of its link, after …/track/`.
  */
 export function templateFields(template: TemplateDescription): ResourceMapperField[] {
 	const fields: ResourceMapperField[] = [];
@@ -100,11 +104,11 @@ export function templateFields(template: TemplateDescription): ResourceMapperFie
 		const name = `Button "${snippet(button.text, 20)}"`;
 		if (button.kind === 'URL' && button.urlPlaceholders.length > 0) {
 			if (auth) continue;
-			// Rule 3: only the value that replaces the placeholder, not the whole URL.
+			// Rule 3: only the value that replaces the placeholder, not the whole URL; said in plain words.
 			fields.push(
 				field(
 					`button_${button.index}_url`,
-					`${name}: {{${button.urlPlaceholders[0]}}} of ${urlTail(button.url)}`,
+					`${name}: end of its link, after ${linkBeforeValue(button.url)}`,
 					true,
 				),
 			);

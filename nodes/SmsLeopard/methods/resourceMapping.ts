@@ -1,22 +1,38 @@
 /** The fields of "From the Template": what the chosen template needs, in the user's words. */
 import type { ILoadOptionsFunctions, ResourceMapperFields } from 'n8n-workflow';
 import { newExecutionState } from '../actions/operation';
-import { SmsLeopardValidationError } from '../client';
+import { SmsLeopardValidationError, type TemplateDescription } from '../client';
 import { templateFields } from '../helpers/template-fields';
+import { templateSkeleton } from '../helpers/template-skeleton';
 import { templateFor } from '../helpers/template-lookup';
 import { clientForNode } from '../transport/client-for-node';
 
 const NOT_OF_SENDER = 'not-of-sender' as const;
 
-export async function getTemplateFields(
-	this: ILoadOptionsFunctions,
-): Promise<ResourceMapperFields> {
-	const phoneNumberId = this.getNodeParameter('senderNumber', '', { extractValue: true }) as string;
-	const templateId = this.getNodeParameter('template', '', { extractValue: true }) as string;
-	if (!phoneNumberId || !templateId) {
-		return { fields: [], emptyFieldsNotice: 'Choose a sender number and a template first.' };
+/** What the picker shows for a chosen value (its cached name), else the value itself. */
+function shownName(context: ILoadOptionsFunctions, parameter: string, value: string): string {
+	const picked = context.getNodeParameter(parameter, {}) as { cachedResultName?: unknown };
+	return typeof picked?.cachedResultName === 'string' && picked.cachedResultName
+		? picked.cachedResultName
+		: value;
+}
+
+/** The chosen template, or what the editor should say instead (never "no variables" by mistake). */
+async function chosenTemplate(
+	context: ILoadOptionsFunctions,
+): Promise<{ template: TemplateDescription } | { notice: string }> {
+	const phoneNumberId = context.getNodeParameter('senderNumber', '', {
+		extractValue: true,
+	}) as string;
+	const templateId = context.getNodeParameter('template', '', { extractValue: true }) as string;
+	if (!phoneNumberId) return { notice: 'Choose a sender number and a template first.' };
+	if (!templateId) {
+		return {
+			notice:
+				'Choose a template of this sender from the list. Changing the sender clears the template and the values typed for it, since each sender has its own templates.',
+		};
 	}
-	const state = newExecutionState(await clientForNode(this));
+	const state = newExecutionState(await clientForNode(context));
 	// A template that is not the sender's: typically the sender was changed after the template was
 	// chosen. Say so, never "no variables". Other failures reach the editor as they are.
 	const template = await templateFor(state, String(phoneNumberId), String(templateId)).catch(
@@ -25,19 +41,40 @@ export async function getTemplateFields(
 	);
 	if (template === NOT_OF_SENDER) {
 		return {
-			fields: [],
-			emptyFieldsNotice: `The chosen template (${templateId}) is not one of sender ${phoneNumberId}'s approved templates: choose the template again from the list.`,
+			notice: `The template chosen before, ${shownName(context, 'template', templateId)}, is not an approved template of sender ${shownName(context, 'senderNumber', phoneNumberId)}: choose the template again from the list.`,
 		};
 	}
 	if (!template) {
 		return {
-			fields: [],
-			emptyFieldsNotice:
+			notice:
 				'The template list is not available for this account: use "Define Below" or "Using JSON".',
 		};
 	}
+	return { template };
+}
+
+export async function getTemplateFields(
+	this: ILoadOptionsFunctions,
+): Promise<ResourceMapperFields> {
+	const chosen = await chosenTemplate(this);
+	if ('notice' in chosen) return { fields: [], emptyFieldsNotice: chosen.notice };
 	return {
-		fields: templateFields(template),
-		emptyFieldsNotice: `Template "${template.name}" has nothing to fill in: it is sent as approved.`,
+		fields: templateFields(chosen.template),
+		emptyFieldsNotice: `Template "${chosen.template.name}" has nothing to fill in: it is sent as approved.`,
+	};
+}
+
+/** For "Using JSON": the chosen template's component_list with empty values, shown as a notice. */
+export async function getTemplateSkeleton(
+	this: ILoadOptionsFunctions,
+): Promise<ResourceMapperFields> {
+	const chosen = await chosenTemplate(this);
+	if ('notice' in chosen) return { fields: [], emptyFieldsNotice: chosen.notice };
+	const skeleton = templateSkeleton(chosen.template);
+	return {
+		fields: [],
+		emptyFieldsNotice: skeleton.includes('"fields"')
+			? `Start from template "${chosen.template.name}": copy this into Components (JSON) and fill in each value. ${skeleton}`
+			: `Template "${chosen.template.name}" has nothing to fill in: leave Components (JSON) as {"components": []}.`,
 	};
 }

@@ -3,7 +3,12 @@
  * field by field (the node builds `component_list`) or given as JSON; a header file can be a media ID
  * or a binary field, uploaded once per execution however many items use it.
  */
-import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import type {
+	IDataObject,
+	IDisplayOptions,
+	IExecuteFunctions,
+	INodeProperties,
+} from 'n8n-workflow';
 import {
 	type ButtonValue,
 	type PlaceholderValue,
@@ -12,8 +17,13 @@ import {
 	buildSendTemplateBody,
 	checkAgainstTemplate,
 	fitUrlButtonValues,
+	headerMediaCategory,
 } from '../../client';
-import { headerMediaFields, planHeaderMedia } from '../../helpers/header-media';
+import {
+	headerMediaFields,
+	noteIgnoredHeaderMedia,
+	planHeaderMedia,
+} from '../../helpers/header-media';
 import { duringAction } from '../../helpers/node-errors';
 import { echo } from '../../client/echo';
 import { mediaIdFromMappedValues, variablesFromMappedValues } from '../../helpers/template-fields';
@@ -46,6 +56,92 @@ const placeholderEntry = (what: string): INodeProperties['options'] => [
 		],
 	},
 ];
+
+/** A resource mapper reloaded whenever the sender or the template changes. */
+function fromChosenTemplate(method: string): INodeProperties['typeOptions'] {
+	return {
+		loadOptionsDependsOn: ['senderNumber.value', 'template.value'],
+		resourceMapper: {
+			resourceMapperMethod: method,
+			mode: 'add',
+			fieldWords: { singular: 'field', plural: 'fields' },
+			addAllFields: true,
+			multiKeyMatch: false,
+			supportAutoMap: false,
+			noFieldsError: 'This template has no variables to fill: it is sent as approved.',
+		},
+	};
+}
+
+function buttonsProperty(
+	positionField: INodeProperties,
+	versions: NonNullable<IDisplayOptions['show']>['@version'],
+): INodeProperties {
+	return {
+		displayName: 'Buttons',
+		name: 'buttons',
+		type: 'fixedCollection',
+		typeOptions: { multipleValues: true },
+		placeholder: 'Add Button Value',
+		default: {},
+		description:
+			'Values for buttons. Phone number and Flow buttons take none: they are sent as approved.',
+		options: [
+			{
+				displayName: 'Button',
+				name: 'button',
+				values: [
+					{
+						displayName: 'Kind',
+						name: 'kind',
+						type: 'options',
+						default: 'url',
+						options: [
+							{
+								name: 'URL Placeholder',
+								value: 'url',
+								description:
+									"The value replacing {{1}} in a URL button's link: only that part, not the whole URL",
+							},
+							{
+								name: 'Quick Reply Payload',
+								value: 'quickReply',
+								description:
+									'Returned in the webhook when the button is tapped; the button text stays as approved',
+							},
+							{
+								name: 'Authentication Code',
+								value: 'authCode',
+								description: "The one-time code of an authentication template's copy-code button",
+							},
+							{
+								name: 'Placeholder Number',
+								value: 'placeholder',
+								description: 'A button variable addressed by its placeholder number',
+							},
+						],
+					},
+					positionField,
+					{
+						displayName: 'Placeholder Number',
+						name: 'placeholder',
+						type: 'number',
+						default: 1,
+						typeOptions: { minValue: 1 },
+						displayOptions: { show: { kind: ['placeholder'] } },
+					},
+					{
+						displayName: 'Value',
+						name: 'value',
+						type: 'string',
+						default: '',
+					},
+				],
+			},
+		],
+		displayOptions: { show: { ...show, variablesMode: ['define'], '@version': versions } },
+	};
+}
 
 export const description: INodeProperties[] = [
 	{ ...senderNumberField, displayOptions: { show } },
@@ -92,18 +188,7 @@ export const description: INodeProperties[] = [
 		noDataExpression: true,
 		default: { mappingMode: 'defineBelow', value: null },
 		required: true,
-		typeOptions: {
-			loadOptionsDependsOn: ['senderNumber.value', 'template.value'],
-			resourceMapper: {
-				resourceMapperMethod: 'getTemplateFields',
-				mode: 'add',
-				fieldWords: { singular: 'field', plural: 'fields' },
-				addAllFields: true,
-				multiKeyMatch: false,
-				supportAutoMap: false,
-				noFieldsError: 'This template has no variables to fill: it is sent as approved.',
-			},
-		},
+		typeOptions: fromChosenTemplate('getTemplateFields'),
 		displayOptions: { show: { ...show, variablesMode: ['template'] } },
 	},
 	{
@@ -129,77 +214,40 @@ export const description: INodeProperties[] = [
 		options: placeholderEntry('body'),
 		displayOptions: { show: { ...show, variablesMode: ['define'] } },
 	},
+	// Version 1 counted button positions from 0; 1.1 counts from 1 as the marketer does.
+	buttonsProperty(
+		{
+			displayName: 'Button Position',
+			name: 'index',
+			type: 'number',
+			default: 0,
+			typeOptions: { minValue: 0 },
+			description: 'Position of the button in the template, the first being 0',
+			displayOptions: { show: { kind: ['url', 'quickReply'] } },
+		},
+		[1],
+	),
+	buttonsProperty(
+		{
+			displayName: 'Button Position',
+			name: 'position',
+			type: 'number',
+			default: 1,
+			typeOptions: { minValue: 1 },
+			description: 'Position of the button in the template: 1 for the first, 2 for the second…',
+			displayOptions: { show: { kind: ['url', 'quickReply'] } },
+		},
+		[{ _cnd: { gte: 1.1 } }],
+	),
+	// A default cannot come from the chosen template, so its skeleton is shown above the JSON to copy.
 	{
-		displayName: 'Buttons',
-		name: 'buttons',
-		type: 'fixedCollection',
-		typeOptions: { multipleValues: true },
-		placeholder: 'Add Button Value',
-		default: {},
-		description:
-			'Values for buttons. Phone number and Flow buttons take none: they are sent as approved.',
-		options: [
-			{
-				displayName: 'Button',
-				name: 'button',
-				values: [
-					{
-						displayName: 'Kind',
-						name: 'kind',
-						type: 'options',
-						default: 'url',
-						options: [
-							{
-								name: 'URL Placeholder',
-								value: 'url',
-								description:
-									"The value replacing {{1}} in a URL button's link: only that part, not the whole URL",
-							},
-							{
-								name: 'Quick Reply Payload',
-								value: 'quickReply',
-								description:
-									'Returned in the webhook when the button is tapped; the button text stays as approved',
-							},
-							{
-								name: 'Authentication Code',
-								value: 'authCode',
-								description: "The one-time code of an authentication template's copy-code button",
-							},
-							{
-								name: 'Placeholder Number',
-								value: 'placeholder',
-								description: 'A button variable addressed by its placeholder number',
-							},
-						],
-					},
-					{
-						displayName: 'Button Position',
-						name: 'index',
-						type: 'number',
-						default: 0,
-						typeOptions: { minValue: 0 },
-						description: 'Position of the button in the template, the first being 0',
-						displayOptions: { show: { kind: ['url', 'quickReply'] } },
-					},
-					{
-						displayName: 'Placeholder Number',
-						name: 'placeholder',
-						type: 'number',
-						default: 1,
-						typeOptions: { minValue: 1 },
-						displayOptions: { show: { kind: ['placeholder'] } },
-					},
-					{
-						displayName: 'Value',
-						name: 'value',
-						type: 'string',
-						default: '',
-					},
-				],
-			},
-		],
-		displayOptions: { show: { ...show, variablesMode: ['define'] } },
+		displayName: 'Starting Point From the Template',
+		name: 'templateSkeleton',
+		type: 'resourceMapper',
+		noDataExpression: true,
+		default: { mappingMode: 'defineBelow', value: null },
+		typeOptions: fromChosenTemplate('getTemplateSkeleton'),
+		displayOptions: { show: { ...show, variablesMode: ['json'] } },
 	},
 	{
 		displayName: 'Components (JSON)',
@@ -225,23 +273,32 @@ function placeholderValues(raw: Entries<PlaceholderValue>): PlaceholderValue[] {
 
 interface ButtonEntry {
 	kind: 'url' | 'quickReply' | 'authCode' | 'placeholder';
+	/** Version 1: counted from 0. */
 	index?: number;
+	/** Version 1.1 on: counted from 1. */
+	position?: number;
 	placeholder?: number;
 	value: string;
 }
 
-function buttonValues(raw: Entries<ButtonEntry>): ButtonValue[] {
+/** The API's 0-based button index (`quick_reply:0`), whichever way the node version counts. */
+function apiIndex(entry: ButtonEntry, oneBased: boolean): number {
+	return oneBased ? (entry.position ?? 1) - 1 : (entry.index ?? 0);
+}
+
+function buttonValues(raw: Entries<ButtonEntry>, oneBased: boolean): ButtonValue[] {
 	return (raw.button ?? []).map((entry) => {
+		const index = apiIndex(entry, oneBased);
 		switch (entry.kind) {
 			case 'quickReply':
-				return { kind: 'quickReply', index: entry.index ?? 0, value: entry.value };
+				return { kind: 'quickReply', index, value: entry.value };
 			case 'authCode':
 				// Rule 11: the code goes in BUTTONS under the placeholder number of the copy-code button.
 				return { kind: 'placeholder', placeholder: 1, value: entry.value };
 			case 'placeholder':
 				return { kind: 'placeholder', placeholder: entry.placeholder ?? 1, value: entry.value };
 			default:
-				return { kind: 'url', index: entry.index ?? 0, value: entry.value };
+				return { kind: 'url', index, value: entry.value };
 		}
 	});
 }
@@ -259,6 +316,7 @@ export function readDefinedVariables(
 		),
 		buttons: buttonValues(
 			context.getNodeParameter('buttons', itemIndex, {}) as Entries<ButtonEntry>,
+			context.getNode().typeVersion >= 1.1,
 		),
 	};
 }
@@ -348,10 +406,16 @@ async function prepare(
 ) {
 	const { phoneNumberId, templateId, destination, mode } = chosen;
 	const { variables, componentList, mappedMediaId } = readVariables(this, itemIndex, mode);
-	const planned = await planHeaderMedia(this, itemIndex, state, phoneNumberId);
+	const template = await templateFor(state, phoneNumberId, templateId);
+	// Header Media left over from a media template must not fail a template without a media header.
+	const withoutMediaHeader = template !== undefined && !headerMediaCategory(template);
+	if (withoutMediaHeader) noteIgnoredHeaderMedia(this, itemIndex, state, template);
+	const planned = withoutMediaHeader
+		? {}
+		: await planHeaderMedia(this, itemIndex, state, phoneNumberId);
 	// Header Media set below wins; otherwise the media ID typed with the template's fields.
 	const media =
-		planned.mediaId || planned.upload || !mappedMediaId
+		planned.mediaId || planned.upload || !mappedMediaId || withoutMediaHeader
 			? planned
 			: { ...planned, mediaId: mappedMediaId };
 	const request = {
@@ -365,7 +429,6 @@ async function prepare(
 		fileName: media.fileName,
 	};
 	const body = buildSendTemplateBody(request);
-	const template = await templateFor(state, phoneNumberId, templateId);
 	const buttons = fitUrlButtonValues(body.component_list, template);
 	const issues = [
 		...buttons.issues,
