@@ -4,9 +4,10 @@
  */
 import {
 	type UserFolder,
+	type WorkflowJson,
 	ensureN8n,
 	importCredentials,
-	importWorkflow,
+	importWorkflows,
 	packPackage,
 	removePackedTarball,
 	prepareUserFolder,
@@ -24,7 +25,8 @@ export function step(message: string): void {
 
 export async function prepareDemoFolder(
 	sandbox: Sandbox,
-): Promise<{ folder: UserFolder; workflowId: string }> {
+	moreWorkflows: WorkflowJson[] = [],
+): Promise<{ folder: UserFolder; workflowId: string; moreWorkflowIds: string[] }> {
 	step(
 		`making sure n8n ${DEMO_N8N_VERSION} is installed (first time: about 4 minutes, then cached in .cache/n8n)`,
 	);
@@ -46,9 +48,9 @@ export async function prepareDemoFolder(
 			data: { ...sandbox.credentialData },
 		},
 	]);
-	const workflowId = await importWorkflow(folder, {
-		id: 'smsleopardDemo1',
-		...demoWorkflow(DEMO_CREDENTIAL),
-	});
-	return { folder, workflowId };
+	const [workflowId, ...moreWorkflowIds] = await importWorkflows(folder, [
+		{ id: 'smsleopardDemo1', ...demoWorkflow(DEMO_CREDENTIAL) },
+		...moreWorkflows,
+	]);
+	return { folder, workflowId, moreWorkflowIds };
 }

@@ -5,6 +5,7 @@
 import {
 	type N8nServer,
 	type UserFolder,
+	type WorkflowJson,
 	removeUserFolder,
 	setUpOwner,
 	startN8nServer,
@@ -15,6 +16,8 @@ import { DEMO_N8N_VERSION, prepareDemoFolder, step } from './demo-support';
 export interface Editor {
 	url: string;
 	workflowId: string;
+	/** The ids of `EditorPorts.moreWorkflows`, in their order. */
+	moreWorkflowIds: string[];
 	sandbox: Sandbox;
 	server: N8nServer;
 	folder: UserFolder;
@@ -26,6 +29,8 @@ export interface EditorPorts {
 	/** The sandbox's hosts; 0 picks free ports (the browser test), `npm start` uses fixed ones. */
 	chat?: number;
 	contacts?: number;
+	/** Imported with the demo workflow (the browser test's own nodes). */
+	moreWorkflows?: WorkflowJson[];
 }
 
 export async function startEditor(ports: number | EditorPorts): Promise<Editor> {
@@ -36,7 +41,10 @@ export async function startEditor(ports: number | EditorPorts): Promise<Editor> 
 		groupCount: 230,
 	});
 	step(`sandbox listening: chat ${sandbox.chatUrl}, contacts ${sandbox.contactsUrl}`);
-	const { folder, workflowId } = await prepareDemoFolder(sandbox);
+	const { folder, workflowId, moreWorkflowIds } = await prepareDemoFolder(
+		sandbox,
+		wanted.moreWorkflows,
+	);
 	const port = wanted.n8n;
 	step(`starting n8n ${DEMO_N8N_VERSION} on port ${port}`);
 	const server = await startN8nServer(folder, { port });
@@ -44,6 +52,7 @@ export async function startEditor(ports: number | EditorPorts): Promise<Editor> 
 	return {
 		url: `http://localhost:${port}`,
 		workflowId,
+		moreWorkflowIds,
 		sandbox,
 		server,
 		folder,

@@ -11,7 +11,9 @@ import { signIn } from '../e2e/harness';
 
 export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 /** Longest wait for one thing to appear; n8n's editor is slow on a loaded 2-core machine. */
-export const STEP_TIMEOUT_MS = 30_000;
+export const STEP_TIMEOUT_MS = 45_000;
+/** Longest wait for Execute step: n8n runs the node's parents too (a Code node in its runner). */
+export const RUN_TIMEOUT_MS = 120_000;
 
 export async function launchBrowser(): Promise<Browser> {
 	return chromium.launch({
@@ -52,13 +54,16 @@ export async function openWorkflow(
 	firstNode: string,
 ): Promise<void> {
 	await page.goto(`${url}/workflow/${workflowId}`);
-	await canvasNode(page, firstNode).waitFor({ state: 'visible' });
+	// The first drawing of a workflow is the slowest step on a loaded machine.
+	await canvasNode(page, firstNode).waitFor({ state: 'visible', timeout: 3 * STEP_TIMEOUT_MS });
 	// First-run pop-ups, when there are any.
 	await page.keyboard.press('Escape');
 }
 
 /** The node details view (NDV) of a node on the canvas, once its parameters are shown. */
 export async function openNode(page: Page, name: string): Promise<Locator> {
+	// A node left open (by a step that failed) would take the double click.
+	if (await page.locator('[data-test-id="ndv"]').isVisible()) await closeNode(page);
 	await canvasNode(page, name).dblclick({ force: true });
 	const ndv = page.locator('[data-test-id="ndv"]');
 	await ndv.locator('[data-test-id="node-parameters"]').first().waitFor({ state: 'visible' });
@@ -78,4 +83,24 @@ export function parameter(ndv: Locator, name: string): Locator {
 export async function screenshot(page: Page, path: string): Promise<void> {
 	mkdirSync(dirname(path), { recursive: true });
 	await page.screenshot({ path });
+}
+
+/** Execute step on the open node (n8n runs its parents too), until the run is marked a success. */
+export async function executeStep(ndv: Locator): Promise<void> {
+	await ndv.locator('[data-test-id="node-execute-button"]').first().click();
+	await ndv
+		.locator('[data-test-id="node-run-status-success"]')
+		.waitFor({ timeout: RUN_TIMEOUT_MS });
+}
+
+/** Shows the output as a table and waits for each of these column headings. */
+export async function outputColumns(ndv: Locator, columns: string[]): Promise<void> {
+	const output = ndv.locator('[data-test-id="output-panel"]');
+	await output.locator('[data-test-id="radio-button-table"]').click();
+	for (const column of columns) {
+		await output
+			.locator('th', { hasText: new RegExp(`^\\s*${column}\\s*$`) })
+			.first()
+			.waitFor({ state: 'visible' });
+	}
 }

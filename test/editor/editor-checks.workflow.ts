@@ -1,0 +1,86 @@
+/**
+ * The browser test's own workflow, next to the demo: the templates whose fields are easy to get wrong
+ * on screen (phone and Flow buttons, an image header), a Header Media left over from a media template,
+ * and Send SMS, so every operation a marketer fills in is seen in the editor.
+ */
+import { DEMO_CREDENTIAL } from '../../scripts/demo-support';
+import { DEMO_SENDER } from '../e2e/workflows/demo';
+import { code, locator, smsLeopard, trigger, workflow } from '../e2e/workflows/build';
+import { TEMPLATES } from '../sandbox';
+
+export const EDITOR_CHECKS_ID = 'smsleopardEditor1';
+
+const sender = locator(DEMO_SENDER, 'list', '+254700000001 (phone_number_id 110000000000001)');
+
+const sendTemplate = (name: string, templateId: string, shown: string, more = {}) =>
+	smsLeopard(name, DEMO_CREDENTIAL, {
+		resource: 'message',
+		operation: 'sendTemplate',
+		senderNumber: sender,
+		template: locator(templateId, 'list', shown),
+		destination: '={{ $json.phone }}',
+		variablesMode: 'template',
+		...more,
+	});
+
+export function editorChecksWorkflow() {
+	const customer = code(
+		'Customer',
+		"[{ json: { name: 'Amina', phone: '+254712000001', order: 'A-1001' } }]",
+	);
+	const callUs = sendTemplate('Call Us', TEMPLATES.phoneButton.id, 'call_us (en_US, UTILITY)');
+	const bookFlow = sendTemplate(
+		'Book Appointment',
+		TEMPLATES.flow.id,
+		'book_flow (en_US, MARKETING)',
+	);
+	const promo = sendTemplate('Promo', TEMPLATES.mixedButtons.id, 'promo (en_US, MARKETING)');
+	// Header Media was set for a document template, then the template was changed to a text one.
+	const orderUpdate = sendTemplate(
+		'Order Update',
+		TEMPLATES.bodyOnly.id,
+		'order_update (en_US, UTILITY)',
+		{
+			templateFields: {
+				mappingMode: 'defineBelow',
+				value: { body_1: '={{ $json.name }}', body_2: '={{ $json.order }}' },
+			},
+			headerMedia: 'mediaId',
+			mediaId: '9700000000000001',
+		},
+	);
+	// Node version 1.1: Define Below counts button positions from 1 (the second quick reply is 2).
+	const defineBelow = {
+		...sendTemplate('Define Below', TEMPLATES.quickReplies.id, 'feedback (en_US, MARKETING)', {
+			variablesMode: 'define',
+			bodyVariables: { variable: [{ placeholder: 1, value: '={{ $json.name }}' }] },
+			buttons: { button: [{ kind: 'quickReply', position: 2, value: 'no-thanks' }] },
+		}),
+		typeVersion: 1.1,
+	};
+	const usingJson = sendTemplate(
+		'Using JSON',
+		TEMPLATES.urlButton.id,
+		'track_parcel (en_US, UTILITY)',
+		{ variablesMode: 'json' },
+	);
+	const sms = smsLeopard('Send SMS', DEMO_CREDENTIAL, {
+		resource: 'message',
+		operation: 'sendSms',
+		source: 'SMS_Leopard',
+		recipient: '={{ $json.phone }}',
+		message: '=Hi {{ $json.name }}, your order {{ $json.order }} is ready for pick-up.',
+	});
+	return {
+		id: EDITOR_CHECKS_ID,
+		...workflow('SMSLeopard editor checks', [
+			[trigger(), customer, callUs],
+			[customer, bookFlow],
+			[customer, promo],
+			[customer, orderUpdate],
+			[customer, defineBelow],
+			[customer, usingJson],
+			[customer, sms],
+		]),
+	};
+}
