@@ -24,7 +24,9 @@ export interface WorkflowJson {
 }
 
 export interface NodeRun {
-	data?: { main?: Array<Array<{ json: Record<string, unknown> }> | null> };
+	data?: {
+		main?: Array<Array<{ json: Record<string, unknown>; pairedItem?: unknown }> | null>;
+	};
 	error?: Record<string, unknown>;
 	[key: string]: unknown;
 }
@@ -141,14 +143,26 @@ export async function executeWorkflow(
 	};
 }
 
+type OutputOf = { runIndex?: number; output?: number };
+
+/** The items a node put out (first run, first output unless told). */
+function outputOf(runData: RunData, nodeName: string, { runIndex = 0, output = 0 }: OutputOf) {
+	const run = runData[nodeName]?.[runIndex];
+	if (!run)
+		throw new Error(`node "${nodeName}" did not run (ran: ${Object.keys(runData).join(', ')})`);
+	return run.data?.main?.[output] ?? [];
+}
+
 /** The json of the items a node put out (first run, first output unless told). */
 export function nodeItems(
 	runData: RunData,
 	nodeName: string,
-	{ runIndex = 0, output = 0 }: { runIndex?: number; output?: number } = {},
+	options: OutputOf = {},
 ): Array<Record<string, unknown>> {
-	const run = runData[nodeName]?.[runIndex];
-	if (!run)
-		throw new Error(`node "${nodeName}" did not run (ran: ${Object.keys(runData).join(', ')})`);
-	return (run.data?.main?.[output] ?? []).map((item) => item.json);
+	return outputOf(runData, nodeName, options).map((item) => item.json);
+}
+
+/** The input item each output item of a node came from (n8n's pairedItem), in output order. */
+export function pairedItems(runData: RunData, nodeName: string, options: OutputOf = {}): unknown[] {
+	return outputOf(runData, nodeName, options).map((item) => item.pairedItem);
 }

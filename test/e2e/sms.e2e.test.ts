@@ -1,0 +1,263 @@
+/**
+ * SMS as users get it: the packed package in real n8n versions, run with `n8n execute` against the
+ * sandbox. Send SMS both ways with several items per request, each output item paired back to its
+ * input; a delivery report read before and after delivery; the balance lower after the sends.
+ * Asserted on n8n's output items and on the sandbox's request log.
+ */
+import {
+	type ExecuteResult,
+	type UserFolder,
+	executeWorkflow,
+	importCredentials,
+	importWorkflow,
+	nodeItems,
+	packPackage,
+	pairedItems,
+	prepareUserFolder,
+	removePackedTarball,
+	removeUserFolder,
+} from './harness';
+import { selectedVersions } from './matrix';
+import { code, trigger, workflow } from './workflows/build';
+import { SMS_SENDER_ID, balance, deliveryReport, sendSms } from './workflows/sms';
+import { type Sandbox, startSandbox } from '../sandbox';
+
+const CREDENTIAL = { id: 'e2eSmsCredential01', name: 'SMSLeopard sandbox' };
+const COST_PER_PART = 0.9;
+/** An hour: no message sent in a run is delivered before the test says time has passed. */
+const NOT_YET_DELIVERED_MS = 3_600_000;
+
+let tarball: string;
+beforeAll(() => {
+	tarball = packPackage();
+}, 180_000);
+afterAll(() => removePackedTarball(tarball));
+
+/** A Code node returning these objects as items. */
+const itemsOf = (name: string, rows: Array<Record<string, unknown>>) =>
+	code(name, `${JSON.stringify(rows)}.map((json) => ({ json }))`);
+
+const paired = (count: number) => Array.from({ length: count }, (_, item) => ({ item }));
+
+describe.each(selectedVersions())('SMS in n8n %s', (version) => {
+	let sandbox: Sandbox;
+	let folder: UserFolder;
+
+	beforeAll(async () => {
+		sandbox = await startSandbox();
+		folder = await prepareUserFolder({ n8nVersion: version, packageTarball: tarball });
+		await importCredentials(folder, [
+			{ ...CREDENTIAL, type: 'smsLeopardApi', data: { ...sandbox.credentialData } },
+		]);
+	}, 300_000);
+
+	afterAll(async () => {
+		await sandbox?.stop();
+		if (folder) removeUserFolder(folder);
+	});
+
+	beforeEach(() => sandbox.reset());
+
+	async function run(json: ReturnType<typeof workflow>): Promise<ExecuteResult> {
+		const result = await executeWorkflow(folder, await importWorkflow(folder, json));
+		if (!result.ok)
+			throw new Error(`run failed: ${JSON.stringify(result.error)}\n${result.stderr.slice(-2000)}`);
+		return result;
+	}
+
+	const smsRequests = () =>
+		sandbox.requests
+			.filter((request) => request.path === '/v1/sms/send')
+			.map((request) => request.body as { destination: Array<Record<string, string>> });
+
+	it('sends one text to every recipient, 3 per request, each output item paired to its input; the balance drops by the cost', async () => {
+		// As given: international with and without +, and Kenyan local form.
+		const phones = [
+			'+254720000001',
+			'0720000002',
+			'254720000003',
+			'+254720000004',
+			'+254720000005',
+			'+254720000006',
+			'+254720000007',
+		];
+		const text = 'Flash sale: 20% off today only. Reply STOP to opt out';
+		const result = await run(
+			workflow('sms same text', [
+				[
+					trigger(),
+					balance('Balance Before', CREDENTIAL),
+					itemsOf(
+						'Customers',
+						phones.map((phone) => ({ phone })),
+					),
+					sendSms('Send SMS', CREDENTIAL, text, { recipientsPerRequest: 3 }),
+					balance('Balance After', CREDENTIAL),
+				],
+			]),
+		);
+
+		const requests = smsRequests();
+		expect(requests).toEqual([
+			{
+				source: SMS_SENDER_ID,
+				message: text,
+				destination: phones.slice(0, 3).map((number) => ({ number })),
+			},
+			{
+				source: SMS_SENDER_ID,
+				message: text,
+				destination: phones.slice(3, 6).map((number) => ({ number })),
+			},
+			{ source: SMS_SENDER_ID, message: text, destination: [{ number: phones[6] }] },
+		]);
+		const texted = sandbox.state.smsMessages;
+		expect(texted.map((message) => message.number)).toEqual(
+			phones.map((_, index) => `+25472000000${index + 1}`),
+		);
+
+		const sent = nodeItems(result.runData, 'Send SMS');
+		expect(sent).toEqual(
+			phones.map((phone, index) => ({
+				recipient: phone,
+				number: texted[index].number,
+				messageId: texted[index].id,
+				status: 'queued',
+				parts: 1,
+				encoding: 'GSM-7',
+				characters: text.length,
+				cost: COST_PER_PART,
+				currency: 'KES',
+			})),
+		);
+		expect(pairedItems(result.runData, 'Send SMS')).toEqual(paired(phones.length));
+
+		const [before] = nodeItems(result.runData, 'Balance Before');
+		const after = nodeItems(result.runData, 'Balance After');
+		expect(after).toHaveLength(1);
+		expect(after[0].currency).toBe('KES');
+		expect(Number(before.balance) - Number(after[0].balance)).toBeCloseTo(
+			phones.length * COST_PER_PART,
+			2,
+		);
+	});
+
+	it('customizes the text per recipient from the item fields, 2 per request, with parts and cost for each', async () => {
+		const customers = [
+			{ phone: '+254720000021', name: 'Amina', order: 'A-1001' },
+			{ phone: '+254720000022', name: 'Zoë', order: 'A-1002' },
+			{ phone: '+254720000023', name: 'Brian', order: 'A-1003' },
+			{
+				phone: '+254720000024',
+				name: 'Cynthia Wanjiru of the Nairobi West branch, loyalty tier Gold',
+				order: 'A-1004-EXPRESS-2-BOXES',
+			},
+			{ phone: '+254720000025', name: 'Daudi', order: 'A-1005' },
+		];
+		const pattern =
+			'Hi {name}, order {order} is out for delivery today. Track it at example.com/t/{order}';
+		const fill = (customer: (typeof customers)[number]) =>
+			pattern.replace('{name}', customer.name).replaceAll('{order}', customer.order);
+		const result = await run(
+			workflow('sms customized', [
+				[
+					trigger(),
+					itemsOf('Customers', customers),
+					sendSms('Send SMS', CREDENTIAL, pattern, {
+						customized: true,
+						recipientsPerRequest: 2,
+						maxParts: 3,
+					}),
+				],
+			]),
+		);
+
+		const requests = smsRequests();
+		expect(requests.map((body) => body.destination.length)).toEqual([2, 2, 1]);
+		expect(requests.every((body) => (body as Record<string, unknown>).multi === true)).toBe(true);
+		expect(requests.flatMap((body) => body.destination)).toEqual(
+			customers.map((customer) => ({ number: customer.phone, message: fill(customer) })),
+		);
+
+		const texted = sandbox.state.smsMessages;
+		const sent = nodeItems(result.runData, 'Send SMS');
+		// The node counts the parts before sending; the sandbox bills what it counts itself.
+		expect(sent.map((item) => [item.recipient, item.messageId, item.parts, item.cost])).toEqual(
+			texted.map((message, index) => [
+				customers[index].phone,
+				message.id,
+				message.parts,
+				message.cost,
+			]),
+		);
+		expect(sent.map((item) => [item.encoding, item.parts])).toEqual([
+			['GSM-7', 1],
+			['UCS-2', 2],
+			['GSM-7', 1],
+			['GSM-7', 2],
+			['GSM-7', 1],
+		]);
+		expect(sent[1]).toMatchObject({ nonGsmCharacters: ['ë'], cost: 2 * COST_PER_PART });
+		expect(pairedItems(result.runData, 'Send SMS')).toEqual(paired(customers.length));
+	});
+
+	it('reads the delivery report of a message sent in an earlier run: queued then, delivered or failed now', async () => {
+		sandbox.setOptions({ smsDeliveryMs: NOT_YET_DELIVERED_MS });
+		// A number ending in 999 is one the sandbox's carrier cannot reach.
+		const phones = ['+254720000031', '+254720000999'];
+		const first = await run(
+			workflow('sms report now', [
+				[
+					trigger(),
+					itemsOf(
+						'Customers',
+						phones.map((phone) => ({ phone })),
+					),
+					sendSms('Send SMS', CREDENTIAL, 'Your parcel PX-31 is on its way'),
+					deliveryReport('Report Now', CREDENTIAL),
+				],
+			]),
+		);
+		const ids = nodeItems(first.runData, 'Send SMS').map((item) => String(item.messageId));
+		expect(nodeItems(first.runData, 'Report Now')).toEqual(
+			ids.map((messageId) =>
+				expect.objectContaining({ messageId, status: 'queued', outcome: 'pending' }),
+			),
+		);
+		expect(pairedItems(first.runData, 'Report Now')).toEqual(paired(2));
+
+		// The delivery time has passed: the same ids, read in a later run.
+		sandbox.setOptions({ smsDeliveryMs: 0 });
+		const before = sandbox.requests.length;
+		const later = await run(
+			workflow('sms report later', [
+				[
+					trigger(),
+					itemsOf(
+						'Sent Earlier',
+						ids.map((messageId) => ({ messageId })),
+					),
+					deliveryReport('Report Later', CREDENTIAL),
+				],
+			]),
+		);
+		expect(nodeItems(later.runData, 'Report Later')).toEqual([
+			expect.objectContaining({
+				messageId: ids[0],
+				status: 'DELIVRD',
+				outcome: 'delivered',
+				reason: '',
+			}),
+			expect.objectContaining({
+				messageId: ids[1],
+				status: 'UNDELIV',
+				outcome: 'failed',
+				reason: 'Absent subscriber',
+			}),
+		]);
+		expect(sandbox.requests.slice(before).map((request) => request.path)).toEqual(
+			ids.map((id) => `/v1/delivery_reports/${id}`),
+		);
+		expect(smsRequests()).toHaveLength(1);
+	});
+});
