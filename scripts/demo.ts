@@ -27,6 +27,25 @@ function messages(items: Json[]): string {
 	);
 }
 
+/** Per recipient: what the node counted before sending, and what it cost. */
+function smsMessages(items: Json[]): string {
+	return table(
+		items.map((item) => {
+			const parts = Number(item.parts);
+			const unusual = Array.isArray(item.nonGsmCharacters)
+				? ` (${item.nonGsmCharacters.join('')})`
+				: '';
+			return [
+				String(item.number),
+				String(item.messageId),
+				`${parts} part${parts === 1 ? '' : 's'}, ${String(item.encoding)}${unusual}`,
+				`cost ${String(item.currency)} ${Number(item.cost).toFixed(2)}`,
+				String(item.status),
+			];
+		}),
+	);
+}
+
 async function main(): Promise<void> {
 	const started = Date.now();
 	// Enough groups for Return All to follow several pages (100 per page).
@@ -85,8 +104,17 @@ async function main(): Promise<void> {
 		console.log(
 			`\nApproved templates of the first sender: ${templates.map((template) => String(template.name)).join(', ')}`,
 		);
+		const sms = items('Send SMS');
+		const smsRequests = sandbox.requests.filter((request) => request.path === '/v1/sms/send');
+		const balance = items('SMS Balance')[0];
 		console.log(
-			`\nThe sandbox received ${sandbox.requests.length} requests, ${sandbox.state.sentMessages.length} messages sent; done in ${((Date.now() - started) / 1000).toFixed(1)} s.`,
+			`\nSMS sent (one text customized per recipient, ${sms.length} recipients in ${smsRequests.length} request(s)):\n${smsMessages(sms)}`,
+		);
+		console.log(
+			`\nSMS balance after the sends: ${String(balance.currency)} ${Number(balance.balance).toFixed(2)}`,
+		);
+		console.log(
+			`\nThe sandbox received ${sandbox.requests.length} requests, ${sandbox.state.sentMessages.length} WhatsApp messages and ${sandbox.state.smsMessages.length} SMS sent; done in ${((Date.now() - started) / 1000).toFixed(1)} s.`,
 		);
 	} finally {
 		await sandbox.stop();

@@ -89,6 +89,15 @@ describe.each(selectedVersions())('n8n %s', (version) => {
 		// The rest of the demo: every other operation ran too.
 		expect(nodeItems(result.runData, 'Get Groups')).toHaveLength(230);
 		expect(nodeItems(result.runData, 'Delete Contact')[0]).toMatchObject({ deleted: true });
+		// The demo's SMS: the ë of Zoë makes her text UCS-2 and 2 parts; the balance once, after.
+		expect(
+			nodeItems(result.runData, 'Send SMS').map((item) => [item.encoding, item.parts]),
+		).toEqual([
+			['GSM-7', 1],
+			['UCS-2', 2],
+			['GSM-7', 1],
+		]);
+		expect(nodeItems(result.runData, 'SMS Balance')).toHaveLength(1);
 	});
 
 	it('sends header media straight from a binary field: one upload for many recipients', async () => {

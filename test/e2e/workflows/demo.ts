@@ -4,8 +4,10 @@
  *   uploaded media id), and Customers -> Message > Send Template (URL button, fields from the template)
  * - New contact -> Contact > Create (groups, custom attributes) -> Contact > Delete
  * - Group > Get Many (every page), Sender Number > Get Many, Template > Get Many
+ * - SMS Customers -> Message > Send SMS (customized per recipient) -> Account > Get Balance
  */
 import { code, locator, smsLeopard, trigger, workflow } from './build';
+import { balance, sendSms } from './sms';
 
 export const DEMO_SENDER = '110000000000001';
 const DEMO_SENDER_LOCATOR = locator(
@@ -14,6 +16,9 @@ const DEMO_SENDER_LOCATOR = locator(
 	'+254700000001 (phone_number_id 110000000000001)',
 );
 export const DEMO_PHONES = ['+254712000001', '+254712000002', '+254712000003'];
+/** One text for all; the ë of Zoë (not in GSM-7) makes hers UCS-2, 70 characters a part: 2 parts. */
+export const DEMO_SMS_TEXT =
+	'Hi {name}, your order {order} is out for delivery today. Reply STOP to opt out';
 
 const invoicePdf =
 	"'%PDF-1.4\\n% demo invoice\\n1 0 obj << /Type /Catalog >> endobj\\ntrailer << /Root 1 0 R >>\\n%%EOF\\n'";
@@ -103,6 +108,16 @@ export function demoWorkflow(credential: { id: string; name: string }) {
 		operation: 'getAll',
 		senderNumber: DEMO_SENDER_LOCATOR,
 	});
+	const smsCustomers = code(
+		'SMS Customers',
+		`[
+  { name: 'Amina', phone: '${DEMO_PHONES[0]}', order: 'A-1001' },
+  { name: 'Zoë', phone: '${DEMO_PHONES[1]}', order: 'A-1002' },
+  { name: 'Brian', phone: '${DEMO_PHONES[2]}', order: 'A-1003' },
+].map((json) => ({ json }))`,
+	);
+	const smsSend = sendSms('Send SMS', credential, DEMO_SMS_TEXT, { customized: true, maxParts: 2 });
+	const smsBalance = balance('SMS Balance', credential);
 	return workflow('SMSLeopard demo', [
 		[start, invoiceFile, upload, customers, sendInvoice],
 		[customers, sendTracking],
@@ -110,5 +125,6 @@ export function demoWorkflow(credential: { id: string; name: string }) {
 		[start, groups],
 		[start, senders],
 		[start, templates],
+		[start, smsCustomers, smsSend, smsBalance],
 	]);
 }
