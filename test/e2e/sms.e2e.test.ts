@@ -6,21 +6,16 @@
  */
 import {
 	type ExecuteResult,
-	type UserFolder,
-	executeWorkflow,
-	importCredentials,
-	importWorkflow,
+	type WorkflowJson,
 	nodeItems,
 	packPackage,
 	pairedItems,
-	prepareUserFolder,
 	removePackedTarball,
-	removeUserFolder,
 } from './harness';
 import { selectedVersions } from './matrix';
+import { expectOk, useSandboxedN8n } from './sandboxed-n8n';
 import { code, trigger, workflow } from './workflows/build';
 import { SMS_SENDER_ID, balance, deliveryReport, sendSms } from './workflows/sms';
-import { type Sandbox, startSandbox } from '../sandbox';
 
 const CREDENTIAL = { id: 'e2eSmsCredential01', name: 'SMSLeopard sandbox' };
 const COST_PER_PART = 0.9;
@@ -40,33 +35,19 @@ const itemsOf = (name: string, rows: Array<Record<string, unknown>>) =>
 const paired = (count: number) => Array.from({ length: count }, (_, item) => ({ item }));
 
 describe.each(selectedVersions())('SMS in n8n %s', (version) => {
-	let sandbox: Sandbox;
-	let folder: UserFolder;
-
-	beforeAll(async () => {
-		sandbox = await startSandbox();
-		folder = await prepareUserFolder({ n8nVersion: version, packageTarball: tarball });
-		await importCredentials(folder, [
-			{ ...CREDENTIAL, type: 'smsLeopardApi', data: { ...sandbox.credentialData } },
-		]);
-	}, 300_000);
-
-	afterAll(async () => {
-		await sandbox?.stop();
-		if (folder) removeUserFolder(folder);
-	});
-
-	beforeEach(() => sandbox.reset());
-
-	async function run(json: ReturnType<typeof workflow>): Promise<ExecuteResult> {
-		const result = await executeWorkflow(folder, await importWorkflow(folder, json));
-		if (!result.ok)
-			throw new Error(`run failed: ${JSON.stringify(result.error)}\n${result.stderr.slice(-2000)}`);
+	const n8n = useSandboxedN8n(
+		version,
+		() => tarball,
+		(data) => [{ ...CREDENTIAL, type: 'smsLeopardApi', data }],
+	);
+	const run = async (json: WorkflowJson): Promise<ExecuteResult> => {
+		const result = await n8n.run(json);
+		expectOk(result);
 		return result;
-	}
+	};
 
 	const smsRequests = () =>
-		sandbox.requests
+		n8n.sandbox.requests
 			.filter((request) => request.path === '/v1/sms/send')
 			.map((request) => request.body as { destination: Array<Record<string, string>> });
 
@@ -111,7 +92,7 @@ describe.each(selectedVersions())('SMS in n8n %s', (version) => {
 			},
 			{ source: SMS_SENDER_ID, message: text, destination: [{ number: phones[6] }] },
 		]);
-		const texted = sandbox.state.smsMessages;
+		const texted = n8n.sandbox.state.smsMessages;
 		expect(texted.map((message) => message.number)).toEqual(
 			phones.map((_, index) => `+25472000000${index + 1}`),
 		);
@@ -179,7 +160,7 @@ describe.each(selectedVersions())('SMS in n8n %s', (version) => {
 			customers.map((customer) => ({ number: customer.phone, message: fill(customer) })),
 		);
 
-		const texted = sandbox.state.smsMessages;
+		const texted = n8n.sandbox.state.smsMessages;
 		const sent = nodeItems(result.runData, 'Send SMS');
 		// The node counts the parts before sending; the sandbox bills what it counts itself.
 		expect(sent.map((item) => [item.recipient, item.messageId, item.parts, item.cost])).toEqual(
@@ -202,7 +183,7 @@ describe.each(selectedVersions())('SMS in n8n %s', (version) => {
 	});
 
 	it('reads the delivery report of a message sent in an earlier run: queued then, delivered or failed now', async () => {
-		sandbox.setOptions({ smsDeliveryMs: NOT_YET_DELIVERED_MS });
+		n8n.sandbox.setOptions({ smsDeliveryMs: NOT_YET_DELIVERED_MS });
 		// A number ending in 999 is one the sandbox's carrier cannot reach.
 		const phones = ['+254720000031', '+254720000999'];
 		const first = await run(
@@ -227,8 +208,8 @@ describe.each(selectedVersions())('SMS in n8n %s', (version) => {
 		expect(pairedItems(first.runData, 'Report Now')).toEqual(paired(2));
 
 		// The delivery time has passed: the same ids, read in a later run.
-		sandbox.setOptions({ smsDeliveryMs: 0 });
-		const before = sandbox.requests.length;
+		n8n.sandbox.setOptions({ smsDeliveryMs: 0 });
+		const before = n8n.sandbox.requests.length;
 		const later = await run(
 			workflow('sms report later', [
 				[
@@ -255,7 +236,7 @@ describe.each(selectedVersions())('SMS in n8n %s', (version) => {
 				reason: 'Absent subscriber',
 			}),
 		]);
-		expect(sandbox.requests.slice(before).map((request) => request.path)).toEqual(
+		expect(n8n.sandbox.requests.slice(before).map((request) => request.path)).toEqual(
 			ids.map((id) => `/v1/delivery_reports/${id}`),
 		);
 		expect(smsRequests()).toHaveLength(1);

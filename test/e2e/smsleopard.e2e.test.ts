@@ -3,22 +3,12 @@
  * n8n versions with `n8n execute` against the sandbox. Both the outputs and what the sandbox received
  * are asserted.
  */
-import {
-	type ExecuteResult,
-	type UserFolder,
-	executeWorkflow,
-	importCredentials,
-	importWorkflow,
-	nodeItems,
-	packPackage,
-	removePackedTarball,
-	prepareUserFolder,
-	removeUserFolder,
-} from './harness';
+import { type WorkflowJson, nodeItems, packPackage, removePackedTarball } from './harness';
 import { selectedVersions } from './matrix';
 import { code, locator, smsLeopard, trigger, workflow } from './workflows/build';
 import { DEMO_PHONES, demoWorkflow } from './workflows/demo';
-import { type Sandbox, SENDERS, TEMPLATES, startSandbox } from '../sandbox';
+import { expectOk, useSandboxedN8n } from './sandboxed-n8n';
+import { SENDERS, TEMPLATES } from '../sandbox';
 
 const GOOD = { id: 'e2eGoodCredential01', name: 'SMSLeopard sandbox' };
 const WRONG_SECRET = { id: 'e2eWrongSecret0001', name: 'SMSLeopard wrong secret' };
@@ -35,45 +25,28 @@ const phones = (count: number, prefix = '+2547105') =>
 	Array.from({ length: count }, (_, index) => `${prefix}${String(index).padStart(5, '0')}`);
 
 describe.each(selectedVersions())('n8n %s', (version) => {
-	let sandbox: Sandbox;
-	let folder: UserFolder;
-
-	beforeAll(async () => {
-		sandbox = await startSandbox({ groupCount: 230 });
-		folder = await prepareUserFolder({ n8nVersion: version, packageTarball: tarball });
-		const data = { ...sandbox.credentialData };
-		await importCredentials(folder, [
+	const n8n = useSandboxedN8n(
+		version,
+		() => tarball,
+		(data) => [
 			{ ...GOOD, type: 'smsLeopardApi', data },
 			{ ...WRONG_SECRET, type: 'smsLeopardApi', data: { ...data, apiSecret: WRONG_SECRET_VALUE } },
-		]);
-	}, 300_000);
-
-	afterAll(async () => {
-		await sandbox?.stop();
-		if (folder) removeUserFolder(folder);
-	});
-
-	beforeEach(() => sandbox.reset());
-
-	async function run(json: ReturnType<typeof workflow>): Promise<ExecuteResult> {
-		const id = await importWorkflow(folder, json);
-		return await executeWorkflow(folder, id);
-	}
-
-	function expectOk(result: ExecuteResult): void {
-		if (!result.ok)
-			throw new Error(`run failed: ${JSON.stringify(result.error)}\n${result.stderr.slice(-2000)}`);
-	}
+		],
+		{ groupCount: 230 },
+	);
+	const run = (json: WorkflowJson) => n8n.run(json);
 
 	it('uploads a file made in the workflow, then sends a document-header template with its media id', async () => {
 		const result = await run(demoWorkflow(GOOD));
 		expectOk(result);
 		const media = nodeItems(result.runData, 'Upload Invoice');
 		expect(media).toHaveLength(1);
-		expect(sandbox.requests.filter((request) => request.path.endsWith('/media'))).toHaveLength(1);
+		expect(n8n.sandbox.requests.filter((request) => request.path.endsWith('/media'))).toHaveLength(
+			1,
+		);
 		const invoices = nodeItems(result.runData, 'Send Invoice');
 		expect(invoices.map((item) => item.number)).toEqual(DEMO_PHONES);
-		const documentSends = sandbox.state.sentMessages.filter(
+		const documentSends = n8n.sandbox.state.sentMessages.filter(
 			(message) => message.templateId === TEMPLATES.documentHeader.id,
 		);
 		expect(documentSends.map((message) => message.mediaId)).toEqual([
@@ -129,8 +102,10 @@ describe.each(selectedVersions())('n8n %s', (version) => {
 		);
 		expectOk(result);
 		expect(nodeItems(result.runData, 'Send Brochure')).toHaveLength(12);
-		expect(sandbox.requests.filter((request) => request.path.endsWith('/media'))).toHaveLength(1);
-		expect(sandbox.state.sentMessages).toHaveLength(12);
+		expect(n8n.sandbox.requests.filter((request) => request.path.endsWith('/media'))).toHaveLength(
+			1,
+		);
+		expect(n8n.sandbox.state.sentMessages).toHaveLength(12);
 	});
 
 	it('sends text templates with body variables, a URL button and quick reply payloads for many items', async () => {
@@ -197,7 +172,7 @@ describe.each(selectedVersions())('n8n %s', (version) => {
 		});
 		expect(nodeItems(result.runData, 'Tracking')[0].recipients).toBeUndefined();
 		expect(nodeItems(result.runData, 'Feedback')).toHaveLength(25);
-		const feedback = sandbox.state.sentMessages.filter(
+		const feedback = n8n.sandbox.state.sentMessages.filter(
 			(message) => message.templateId === TEMPLATES.quickReplies.id,
 		);
 		const seventh = feedback.find((message) => message.destination === recipients[7]);
@@ -213,7 +188,7 @@ describe.each(selectedVersions())('n8n %s', (version) => {
 				},
 			],
 		});
-		const tracking = sandbox.state.sentMessages.find(
+		const tracking = n8n.sandbox.state.sentMessages.find(
 			(message) =>
 				message.templateId === TEMPLATES.urlButton.id && message.destination === recipients[3],
 		);
@@ -223,9 +198,9 @@ describe.each(selectedVersions())('n8n %s', (version) => {
 			component_type: 'BUTTONS',
 			fields: [{ name: 'url:0', value: 'PX-3' }],
 		});
-		expect(Object.values(sandbox.state.sendCountByDestination).every((count) => count === 2)).toBe(
-			true,
-		);
+		expect(
+			Object.values(n8n.sandbox.state.sendCountByDestination).every((count) => count === 2),
+		).toBe(true);
 	});
 
 	it('sends an authentication-code template', async () => {
@@ -251,7 +226,7 @@ describe.each(selectedVersions())('n8n %s', (version) => {
 		);
 		expectOk(result);
 		expect(nodeItems(result.runData, 'Send Code')[0]).toMatchObject({ status: 'Success' });
-		expect(sandbox.state.sentMessages[0].componentList).toEqual({
+		expect(n8n.sandbox.state.sentMessages[0].componentList).toEqual({
 			components: [
 				{ component_type: 'BODY', fields: [{ name: '1', value: '381920' }] },
 				{ component_type: 'BUTTONS', fields: [{ name: '1', value: '381920' }] },
@@ -272,7 +247,7 @@ describe.each(selectedVersions())('n8n %s', (version) => {
 				{ name: 'plan', value: 'premium' },
 			],
 		});
-		const createRequest = sandbox.requests.find(
+		const createRequest = n8n.sandbox.requests.find(
 			(request) => request.path === '/v1/contacts/create',
 		);
 		expect(createRequest?.body).toMatchObject({
@@ -285,7 +260,7 @@ describe.each(selectedVersions())('n8n %s', (version) => {
 			},
 		});
 		expect(
-			sandbox.requests
+			n8n.sandbox.requests
 				.filter((request) => request.path === '/v1/groups/fetch')
 				.map((request) => request.query.page),
 		).toEqual(['1', '2', '3']);
@@ -293,12 +268,12 @@ describe.each(selectedVersions())('n8n %s', (version) => {
 			Array.from({ length: 230 }, (_, index) => index + 1),
 		);
 		expect(
-			sandbox.requests.some(
+			n8n.sandbox.requests.some(
 				(request) =>
 					request.method === 'DELETE' && request.path === `/v1/contacts/${String(created.id)}`,
 			),
 		).toBe(true);
-		expect(sandbox.state.contacts.some((contact) => contact.id === created.id)).toBe(false);
+		expect(n8n.sandbox.state.contacts.some((contact) => contact.id === created.id)).toBe(false);
 	});
 
 	const mixedItems = code(
@@ -332,7 +307,7 @@ describe.each(selectedVersions())('n8n %s', (version) => {
 			errorKind: 'validation',
 			error: expect.stringContaining('"Recipient" is not a valid phone number'),
 		});
-		expect(sandbox.state.sentMessages.map((message) => message.destination)).toEqual([
+		expect(n8n.sandbox.state.sentMessages.map((message) => message.destination)).toEqual([
 			'+254710800001',
 			'+254710800003',
 		]);
@@ -365,7 +340,7 @@ describe.each(selectedVersions())('n8n %s', (version) => {
 				errorKind: 'validation',
 			});
 		}
-		expect(sandbox.state.sentMessages).toHaveLength(3);
+		expect(n8n.sandbox.state.sentMessages).toHaveLength(3);
 	});
 
 	it('Continue (regular output): all 5 items on the success output, the 2 invalid as error items', async () => {
@@ -382,7 +357,7 @@ describe.each(selectedVersions())('n8n %s', (version) => {
 			'+254710800015',
 		]);
 		expect(nodeItems(result.runData, 'Send', { output: 1 })).toHaveLength(0);
-		expect(sandbox.state.sentMessages).toHaveLength(3);
+		expect(n8n.sandbox.state.sentMessages).toHaveLength(3);
 	});
 
 	it('without Continue On Fail: a clear failure naming the item, and what was sent before it', async () => {
@@ -391,8 +366,8 @@ describe.each(selectedVersions())('n8n %s', (version) => {
 		const error = JSON.stringify(result.error);
 		expect(error).toContain('Invalid input in item 2 (index 1)');
 		expect(error).toContain('is not a valid phone number');
-		expect(error).toContain(sandbox.state.sentMessages[0].id);
-		expect(sandbox.state.sentMessages).toHaveLength(1);
+		expect(error).toContain(n8n.sandbox.state.sentMessages[0].id);
+		expect(n8n.sandbox.state.sentMessages).toHaveLength(1);
 	});
 
 	it('with a wrong API secret: a clear authentication error and no secret anywhere in the output', async () => {
@@ -416,7 +391,7 @@ describe.each(selectedVersions())('n8n %s', (version) => {
 		expect(JSON.stringify(result.error)).toContain("Sending template '");
 		expect(JSON.stringify(result.error)).not.toMatch(/"message":"List sender numbers/);
 		expect(output).not.toContain(WRONG_SECRET_VALUE);
-		expect(output).not.toContain(sandbox.credentials.apiSecret);
-		expect(sandbox.state.sentMessages).toHaveLength(0);
+		expect(output).not.toContain(n8n.sandbox.credentials.apiSecret);
+		expect(n8n.sandbox.state.sentMessages).toHaveLength(0);
 	});
 });
