@@ -1,20 +1,15 @@
 /**
  * The SMS benchmark's workflows: the same recipients sent by this node (100 per request, and one per
- * request), by n8n's HTTP Request node one by one, and by the HTTP Request node after a Code node has
- * grouped the recipients 100 per request (the hand-built batching a user would otherwise write).
+ * request), by n8n's HTTP Request node one request per item, and by the HTTP Request node after a
+ * Code node has grouped the recipients 100 per request (the hand-built batching a user would
+ * otherwise write). Both HTTP Request variants continue on error, so a failed item is counted
+ * instead of stopping the run.
  */
-import {
-	type WorkflowNode,
-	code,
-	node,
-	smsLeopard,
-	trigger,
-	workflow,
-} from '../test/e2e/workflows/build';
+import { type WorkflowNode, code, node, trigger, workflow } from '../test/e2e/workflows/build';
+import { SMS_SENDER_ID, sendSms } from '../test/e2e/workflows/sms';
 import type { WorkflowJson } from '../test/e2e/harness';
 import { BASIC_AUTH_CREDENTIAL, SMSLEOPARD_CREDENTIAL, TARGET } from './workflows';
 
-export const SMS_SOURCE = 'SMS_Leopard';
 export const SMS_TEXT = 'Flash sale: 20% off today only. Reply STOP to opt out';
 export const SMS_BATCH = 100;
 
@@ -26,16 +21,8 @@ function recipients(count: number): WorkflowNode {
 	);
 }
 
-function smsNode(recipientsPerRequest: number): WorkflowNode {
-	return smsLeopard(TARGET, SMSLEOPARD_CREDENTIAL, {
-		resource: 'message',
-		operation: 'sendSms',
-		source: SMS_SOURCE,
-		recipient: '={{ $json.phone }}',
-		message: SMS_TEXT,
-		smsOptions: { recipientsPerRequest },
-	});
-}
+const smsNode = (recipientsPerRequest: number): WorkflowNode =>
+	sendSms(TARGET, SMSLEOPARD_CREDENTIAL, SMS_TEXT, { recipientsPerRequest });
 
 function httpSms(contactsUrl: string, body: string): WorkflowNode {
 	return node(
@@ -53,7 +40,10 @@ function httpSms(contactsUrl: string, body: string): WorkflowNode {
 			jsonBody: body,
 			options: {},
 		},
-		{ credentials: { httpBasicAuth: BASIC_AUTH_CREDENTIAL } },
+		{
+			credentials: { httpBasicAuth: BASIC_AUTH_CREDENTIAL },
+			onError: 'continueRegularOutput',
+		},
 	);
 }
 
@@ -76,8 +66,8 @@ export function smsWorkflows(
 		id,
 		...workflow(name, [[trigger(), recipients(count), ...nodes]]),
 	});
-	const one = `={{ JSON.stringify({ source: '${SMS_SOURCE}', message: '${SMS_TEXT}', destination: [{ number: $json.phone }] }) }}`;
-	const many = `={{ JSON.stringify({ source: '${SMS_SOURCE}', message: '${SMS_TEXT}', destination: $json.destination }) }}`;
+	const one = `={{ JSON.stringify({ source: '${SMS_SENDER_ID}', message: '${SMS_TEXT}', destination: [{ number: $json.phone }] }) }}`;
+	const many = `={{ JSON.stringify({ source: '${SMS_SENDER_ID}', message: '${SMS_TEXT}', destination: $json.destination }) }}`;
 	return {
 		nodeBatched: make('benchSmsNodeBatch', 'bench: SMS node, 100 per request', [
 			smsNode(SMS_BATCH),

@@ -79,15 +79,28 @@ function scaleRows(results: any): string[] {
 	);
 }
 
+function smsRows(results: any): string[] {
+	const v = results.variants;
+	if (!v?.nodeBatched?.seconds) return [];
+	const cell = (entry: any) =>
+		`${show(entry.seconds)} s, ${show(entry.requests, 0)} requests, each once: ${entry.clean ? 'yes' : 'NO'}, failed items ${show(entry.errorItems, 0)}`;
+	const recipients = Number(results.recipients).toLocaleString('en');
+	return [
+		`| ${recipients} SMS, ${results.latencyMs} ms latency: node ${results.batch} per request (default) vs HTTP Request 1 request per item (all at once) | ${cell(v.nodeBatched)} | ${cell(v.httpOneByOne)} |`,
+		`| same: node 1 per request (10 in parallel) vs HTTP Request after Code-node batches of ${results.batch} | ${cell(v.nodeOneByOne)} | ${cell(v.httpBatched)} |`,
+	];
+}
+
 export function renderTable(results: Results): string {
 	const b = results.benchmarks;
 	const rows = [
 		...(b.sends ? sendsRows(b.sends.results) : []),
 		...(b.limiters ? limiterRows(b.limiters.results) : []),
 		...(b.scale ? scaleRows(b.scale.results) : []),
+		...(b.sms ? smsRows(b.sms.results) : []),
 		// The other benchmarks (groups, upload, cold load): their measured goal figures.
 		...Object.entries(b)
-			.filter(([name]) => !['sends', 'limiters', 'scale'].includes(name))
+			.filter(([name]) => !['sends', 'limiters', 'scale', 'sms'].includes(name))
 			.map(
 				([, section]) =>
 					`| ${section.title} | ${section.goals.map((g) => g.actual).join('; ')} | |`,
