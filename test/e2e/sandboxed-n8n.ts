@@ -5,6 +5,7 @@
 import {
 	type CredentialImport,
 	type ExecuteResult,
+	type RunOptions,
 	type UserFolder,
 	type WorkflowJson,
 	executeWorkflow,
@@ -19,7 +20,7 @@ export interface SandboxedN8n {
 	sandbox: Sandbox;
 	folder: UserFolder;
 	/** Imports and executes a workflow; the result as it came, failed or not. */
-	run(json: WorkflowJson): Promise<ExecuteResult>;
+	run(json: WorkflowJson, options?: RunOptions): Promise<ExecuteResult>;
 }
 
 /** Call inside a describe block: registers its beforeAll, afterAll and beforeEach. */
@@ -30,8 +31,9 @@ export function useSandboxedN8n(
 	sandboxOptions: SandboxOptions = {},
 ): SandboxedN8n {
 	const suite = {
-		async run(json: WorkflowJson) {
-			return await executeWorkflow(suite.folder, await importWorkflow(suite.folder, json));
+		async run(json: WorkflowJson, options?: RunOptions) {
+			const id = await importWorkflow(suite.folder, json);
+			return await executeWorkflow(suite.folder, id, options);
 		},
 	} as SandboxedN8n;
 

@@ -6,6 +6,7 @@
  */
 import {
 	type ExecuteResult,
+	type RunOptions,
 	type WorkflowJson,
 	nodeItems,
 	packPackage,
@@ -40,8 +41,8 @@ describe.each(selectedVersions())('SMS in n8n %s', (version) => {
 		() => tarball,
 		(data) => [{ ...CREDENTIAL, type: 'smsLeopardApi', data }],
 	);
-	const run = async (json: WorkflowJson): Promise<ExecuteResult> => {
-		const result = await n8n.run(json);
+	const run = async (json: WorkflowJson, options?: RunOptions): Promise<ExecuteResult> => {
+		const result = await n8n.run(json, options);
 		expectOk(result);
 		return result;
 	};
@@ -122,6 +123,30 @@ describe.each(selectedVersions())('SMS in n8n %s', (version) => {
 			2,
 		);
 	});
+
+	it('sends 10,000 recipients in 100 requests, each once, and every output item is read back in order', async () => {
+		const count = 10_000;
+		const result = await run(
+			workflow('sms 10000', [
+				[
+					trigger(),
+					code(
+						'Customers',
+						`Array.from({ length: ${count} }, (_, i) => ({ json: { phone: '+25472' + String(i).padStart(7, '0') } }))`,
+					),
+					sendSms('Send SMS', CREDENTIAL, 'Flash sale today only'),
+				],
+			]),
+			{ timeoutMs: 600_000 },
+		);
+		expect(smsRequests()).toHaveLength(count / 100);
+		const numbers = n8n.sandbox.state.smsMessages.map((message) => message.number);
+		expect(new Set(numbers).size).toBe(count);
+		// 10,000 items are megabytes of output: the harness must read them whole.
+		const sent = nodeItems(result.runData, 'Send SMS');
+		expect(sent.map((item) => item.number)).toEqual(numbers);
+		expect(pairedItems(result.runData, 'Send SMS')).toEqual(paired(count));
+	}, 900_000);
 
 	it('customizes the text per recipient from the item fields, 2 per request, with parts and cost for each', async () => {
 		const customers = [

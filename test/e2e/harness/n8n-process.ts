@@ -1,7 +1,7 @@
 // Runs the real n8n CLI against one throwaway user folder, with an environment that keeps it
 // quiet, offline and out of the real ~/.n8n.
 import { spawn } from 'child_process';
-import { readFileSync } from 'fs';
+import { closeSync, openSync, readFileSync, rmSync } from 'fs';
 import { createServer } from 'net';
 import * as path from 'path';
 
@@ -88,6 +88,8 @@ export function n8nEnv(folder: UserFolder, brokerPort: number, extra: Record<str
 	};
 }
 
+let runCounter = 0;
+
 /** Runs `n8n <args>` to completion, collecting its output. */
 export async function runN8n(
 	folder: UserFolder,
@@ -96,15 +98,18 @@ export async function runN8n(
 ): Promise<CliResult> {
 	const brokerPort = options.brokerPort ?? (await freePort());
 	const started = Date.now();
+	// stdout goes to a file: n8n exits right after printing the run, and through a pipe the tail
+	// of a large run (10,000 items: megabytes) was lost; writes to a file are synchronous.
+	const stdoutFile = path.join(folder.root, `stdout-${process.pid}-${++runCounter}.txt`);
+	const stdoutFd = openSync(stdoutFile, 'w');
 	const child = spawn(folder.n8n.nodeBin, [folder.n8n.n8nBin, ...args], {
 		cwd: folder.root,
 		env: n8nEnv(folder, brokerPort, options.env),
-		stdio: ['ignore', 'pipe', 'pipe'],
+		stdio: ['ignore', stdoutFd, 'pipe'],
 	});
-	let stdout = '';
+	closeSync(stdoutFd);
 	let stderr = '';
-	child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-	child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+	child.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
 	const timer = setTimeout(() => child.kill('SIGKILL'), options.timeoutMs ?? 120_000);
 	// VmHWM only grows, so the last reading before exit is the peak (give or take one interval).
 	let peakKb = 0;
@@ -119,6 +124,8 @@ export async function runN8n(
 	});
 	clearTimeout(timer);
 	clearInterval(poller);
+	const stdout = readFileSync(stdoutFile, 'utf8');
+	rmSync(stdoutFile, { force: true });
 	recordForSecretScan(`n8n process output (n8n ${args[0]})`, { stdout, stderr });
 	const result: CliResult = { exitCode, stdout, stderr, durationMs: Date.now() - started };
 	if (options.measureMemory && peakKb > 0) result.peakRssMb = peakKb / 1024;

@@ -129,8 +129,14 @@ export async function executeWorkflow(
 	options?: RunOptions,
 ): Promise<ExecuteResult> {
 	const result = await runN8n(folder, ['execute', `--id=${workflowId}`, '--rawOutput'], options);
-	const resultData = parseRun(result.stdout)?.data?.resultData ?? {};
-	const error = resultData.error as Record<string, unknown> | undefined;
+	const parsed = parseRun(result.stdout)?.data?.resultData;
+	const resultData = parsed ?? {};
+	// A run that printed no readable run data is a failure, never an empty success.
+	const error =
+		(resultData.error as Record<string, unknown> | undefined) ??
+		(parsed
+			? undefined
+			: { message: `no run data in the output of n8n execute (exit ${String(result.exitCode)})` });
 	return {
 		ok: result.exitCode === 0 && !error,
 		exitCode: result.exitCode,
