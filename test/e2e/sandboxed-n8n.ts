@@ -14,7 +14,7 @@ import {
 	prepareUserFolder,
 	removeUserFolder,
 } from './harness';
-import { type Sandbox, type SandboxOptions, startSandbox } from '../sandbox';
+import { type Sandbox, type SandboxHooks, type SandboxOptions, startSandbox } from '../sandbox';
 
 export interface SandboxedN8n {
 	sandbox: Sandbox;
@@ -29,6 +29,7 @@ export function useSandboxedN8n(
 	tarball: () => string,
 	credentials: (data: Record<string, unknown>) => CredentialImport[],
 	sandboxOptions: SandboxOptions = {},
+	sandboxHooks: SandboxHooks = {},
 ): SandboxedN8n {
 	const suite = {
 		async run(json: WorkflowJson, options?: RunOptions) {
@@ -38,7 +39,7 @@ export function useSandboxedN8n(
 	} as SandboxedN8n;
 
 	beforeAll(async () => {
-		suite.sandbox = await startSandbox(sandboxOptions);
+		suite.sandbox = await startSandbox(sandboxOptions, sandboxHooks);
 		suite.folder = await prepareUserFolder({ n8nVersion: version, packageTarball: tarball() });
 		await importCredentials(suite.folder, credentials({ ...suite.sandbox.credentialData }));
 	}, 300_000);

@@ -4,35 +4,20 @@
  * not sent, so a rerun can skip the right ones. The lost answer is the sandbox's reset-after-handling
  * fault: the message is recorded as sent, the socket is destroyed before the answer.
  */
+import { lostAnswer } from '../sandbox/lost-answer';
 import { type NodeEnv, flowSendParameters, jsonItems, startNodeEnv } from './support';
 
 let env: NodeEnv;
-/** Which send (1-based) the sandbox answers by resetting the connection; 0: none. */
-let resetSendNumber = 0;
-let sendsSeen = 0;
+const lost = lostAnswer();
 
 beforeAll(async () => {
-	env = await startNodeEnv(
-		{},
-		{
-			onResponse(entry) {
-				if (!entry.path.endsWith('/send')) return;
-				sendsSeen++;
-				// Arm the fault for the next send only, then lift it once it has struck.
-				const armed = sendsSeen + 1 === resetSendNumber;
-				env.sandbox.setOptions(
-					armed ? { resetRate: 1, resetMode: 'afterHandling' } : { resetRate: 0 },
-				);
-			},
-		},
-	);
+	env = await startNodeEnv({}, lost.hooks);
+	lost.attach(env.sandbox);
 });
 afterAll(async () => await env.stop());
 beforeEach(() => {
 	env.sandbox.reset();
-	env.sandbox.setOptions({ resetRate: 0 });
-	sendsSeen = 0;
-	resetSendNumber = 0;
+	lost.onSend(0);
 });
 
 const parameters = {
@@ -46,7 +31,7 @@ const recipients = (count: number) =>
 
 describe('Stop on the first failure: what was sent, maybe sent and not sent', () => {
 	it('a lost answer after the message went out: the item is "maybe sent", the rest "not sent"', async () => {
-		resetSendNumber = 2;
+		lost.onSend(2);
 		const { error } = await env.run(parameters, recipients(5));
 		expect(error).toBeDefined();
 		const description = String(error?.description);
