@@ -10,6 +10,7 @@ import { type Editor, startEditor } from '../../scripts/editor';
 import { SENDERS } from '../sandbox';
 import { editorChecksWorkflow } from './editor-checks.workflow';
 import {
+	STEP_TIMEOUT_MS,
 	closeNode,
 	executeStep,
 	launchBrowser,
@@ -120,8 +121,15 @@ test('the node panel finds SMSLeopard', async () => {
 
 test('the Groups picker lists groups in natural order: Group 2 before Group 10', async () => {
 	const ndv = await openNode(page, 'Create Contact');
-	await parameter(ndv, 'groupIds').click();
 	const headlines = page.locator('.el-select-dropdown__item:visible .option-headline');
+	// A click while the panel is still settling can leave the list closed: click again, 3 times at most.
+	for (let attempt = 0; attempt < 3 && (await headlines.count()) === 0; attempt++) {
+		await parameter(ndv, 'groupIds').click();
+		await headlines
+			.first()
+			.waitFor({ state: 'visible', timeout: STEP_TIMEOUT_MS / 3 })
+			.catch(() => undefined);
+	}
 	await headlines
 		.filter({ hasText: /^Group 10 \(/ })
 		.first()
