@@ -78,7 +78,10 @@ describe.each(selectedVersions())('n8n %s', (version) => {
 		values: Array<string | { content: Buffer | string; fileName: string; type: string }>,
 	): Promise<ExecutionDetail> {
 		const workflow = readExample(file);
-		const id = await rest.activateWorkflow(workflow);
+		// Saved into the owner's project as the editor does: n8n 1.x finds a credential by name only
+		// when the project is named.
+		const projectId = await rest.personalProjectId();
+		const id = await rest.activateWorkflow({ ...workflow, projectId });
 		const stored = await rest.workflow(id);
 		// Every SMSLeopard node now points at the credential created above, found by its name.
 		for (const entry of stored.nodes as Array<{ credentials?: Record<string, { id?: string }> }>) {

@@ -58,19 +58,24 @@ export class N8nRest {
 			...json,
 			active: false,
 		});
-		const versionId = saved.versionId;
-		const response = await fetch(`${this.url}/rest/workflows/${saved.id}/activate`, {
-			method: 'POST',
-			headers: { 'content-type': 'application/json', cookie: this.cookie },
-			body: JSON.stringify({ versionId }),
+		await this.call('POST', `/rest/workflows/${saved.id}/activate`, {
+			versionId: saved.versionId,
 		});
-		// n8n 1.x has no publish endpoint: its editor's toggle saves `active: true`.
-		if (response.status === 404) {
-			await this.call('PATCH', `/rest/workflows/${saved.id}`, { active: true, versionId });
-		} else if (!response.ok) {
-			throw new Error(`activate ${saved.id}: HTTP ${response.status} ${await response.text()}`);
-		}
 		return saved.id;
+	}
+
+	/** The node types the editor loads (its nodes panel, an AI Agent's Tool picker). */
+	async nodeTypes<T>(): Promise<T[]> {
+		const response = await fetch(`${this.url}/types/nodes.json`, {
+			headers: { cookie: this.cookie },
+		});
+		if (!response.ok) throw new Error(`GET /types/nodes.json: HTTP ${response.status}`);
+		return (await response.json()) as T[];
+	}
+
+	/** The signed-in user's own project, where the editor saves a new workflow. */
+	async personalProjectId(): Promise<string> {
+		return (await this.call<{ id: string }>('GET', '/rest/projects/personal')).id;
 	}
 
 	/** The workflow as n8n stored it (credentials resolved, ids assigned). */

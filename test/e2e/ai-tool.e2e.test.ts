@@ -1,0 +1,53 @@
+/**
+ * The README's "Usage with AI agents" minimum version: in every n8n of the matrix, with the packed
+ * package installed as users install it and no setting changed, the editor is offered "SMSLeopard
+ * Tool" (the node n8n builds from `usableAsTool`), which plugs into an AI Agent's Tool input.
+ */
+import {
+	N8nRest,
+	type N8nServer,
+	type UserFolder,
+	packPackage,
+	prepareUserFolder,
+	removePackedTarball,
+	removeUserFolder,
+	startN8nServer,
+} from './harness';
+import { selectedVersions } from './matrix';
+import { NODE_TYPE } from './workflows/build';
+
+let tarball: string;
+beforeAll(() => {
+	tarball = packPackage();
+}, 180_000);
+afterAll(() => removePackedTarball(tarball));
+
+interface NodeTypeListing {
+	name: string;
+	displayName: string;
+	outputs: unknown;
+	credentials?: Array<{ name: string }>;
+}
+
+describe.each(selectedVersions())('n8n %s', (version) => {
+	let folder: UserFolder;
+	let server: N8nServer;
+
+	beforeAll(async () => {
+		folder = await prepareUserFolder({ n8nVersion: version, packageTarball: tarball });
+		server = await startN8nServer(folder, { startTimeoutMs: 240_000 });
+	}, 300_000);
+
+	afterAll(async () => {
+		await server?.stop();
+		if (folder) removeUserFolder(folder);
+	});
+
+	it('offers SMSLeopard Tool for AI agents, with the SMSLeopard credential, without any setting', async () => {
+		const rest = await N8nRest.owner(server.url);
+		const types = await rest.nodeTypes<NodeTypeListing>();
+		const tool = types.find((entry) => entry.name === `${NODE_TYPE}Tool`);
+		expect(tool).toMatchObject({ displayName: 'SMSLeopard Tool', outputs: ['ai_tool'] });
+		expect(tool?.credentials?.map((entry) => entry.name)).toEqual(['smsLeopardApi']);
+	});
+});
