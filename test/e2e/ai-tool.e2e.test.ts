@@ -7,20 +7,15 @@ import {
 	N8nRest,
 	type N8nServer,
 	type UserFolder,
-	packPackage,
+	packedForThisFile,
 	prepareUserFolder,
-	removePackedTarball,
 	removeUserFolder,
 	startN8nServer,
 } from './harness';
 import { selectedVersions } from './matrix';
 import { NODE_TYPE } from './workflows/build';
 
-let tarball: string;
-beforeAll(() => {
-	tarball = packPackage();
-}, 180_000);
-afterAll(() => removePackedTarball(tarball));
+const tarball = packedForThisFile();
 
 interface NodeTypeListing {
 	name: string;
@@ -34,7 +29,7 @@ describe.each(selectedVersions())('n8n %s', (version) => {
 	let server: N8nServer;
 
 	beforeAll(async () => {
-		folder = await prepareUserFolder({ n8nVersion: version, packageTarball: tarball });
+		folder = await prepareUserFolder({ n8nVersion: version, packageTarball: tarball() });
 		server = await startN8nServer(folder, { startTimeoutMs: 240_000 });
 	}, 300_000);
 

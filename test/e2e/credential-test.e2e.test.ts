@@ -6,8 +6,7 @@
 import {
 	type N8nServer,
 	type UserFolder,
-	packPackage,
-	removePackedTarball,
+	packedForThisFile,
 	prepareUserFolder,
 	removeUserFolder,
 	setUpOwner,
@@ -23,11 +22,7 @@ import {
 	startRecordingServer,
 } from '../support/recording-server';
 
-let tarball: string;
-beforeAll(() => {
-	tarball = packPackage();
-}, 180_000);
-afterAll(() => removePackedTarball(tarball));
+const tarball = packedForThisFile();
 
 describe.each(selectedVersions())('credential test in n8n %s', (version) => {
 	let sandbox: Sandbox;
@@ -37,7 +32,7 @@ describe.each(selectedVersions())('credential test in n8n %s', (version) => {
 
 	beforeAll(async () => {
 		sandbox = await startSandbox();
-		folder = await prepareUserFolder({ n8nVersion: version, packageTarball: tarball });
+		folder = await prepareUserFolder({ n8nVersion: version, packageTarball: tarball() });
 		server = await startN8nServer(folder, { startTimeoutMs: 240_000 });
 		await setUpOwner(server.url);
 		cookie = await signIn(server.url);

@@ -3,7 +3,7 @@
  * n8n versions with `n8n execute` against the sandbox. Both the outputs and what the sandbox received
  * are asserted.
  */
-import { type WorkflowJson, nodeItems, packPackage, removePackedTarball } from './harness';
+import { type WorkflowJson, nodeItems, packedForThisFile } from './harness';
 import { selectedVersions } from './matrix';
 import { code, locator, smsLeopard, trigger, workflow } from './workflows/build';
 import { DEMO_PHONES, demoWorkflow } from './workflows/demo';
@@ -15,11 +15,7 @@ const WRONG_SECRET = { id: 'e2eWrongSecret0001', name: 'SMSLeopard wrong secret'
 const WRONG_SECRET_VALUE = 'wrong-secret-must-never-show-9931';
 const sender = SENDERS.primary.phone_number_id;
 
-let tarball: string;
-beforeAll(() => {
-	tarball = packPackage();
-}, 180_000);
-afterAll(() => removePackedTarball(tarball));
+const tarball = packedForThisFile();
 
 const phones = (count: number, prefix = '+2547105') =>
 	Array.from({ length: count }, (_, index) => `${prefix}${String(index).padStart(5, '0')}`);
@@ -27,7 +23,7 @@ const phones = (count: number, prefix = '+2547105') =>
 describe.each(selectedVersions())('n8n %s', (version) => {
 	const n8n = useSandboxedN8n(
 		version,
-		() => tarball,
+		tarball,
 		(data) => [
 			{ ...GOOD, type: 'smsLeopardApi', data },
 			{ ...WRONG_SECRET, type: 'smsLeopardApi', data: { ...data, apiSecret: WRONG_SECRET_VALUE } },

@@ -31,3 +31,19 @@ export function removePackedTarball(tarball: string | undefined): void {
 		rmSync(folder, { recursive: true, force: true });
 	else rmSync(tarball, { force: true });
 }
+
+/**
+ * For a test file: packs once before its tests and removes the tarball after them. Returns a getter,
+ * as the tarball exists only once the file's beforeAll has run.
+ */
+export function packedForThisFile(): () => string {
+	let tarball: string | undefined;
+	beforeAll(() => {
+		tarball = packPackage();
+	}, 180_000);
+	afterAll(() => removePackedTarball(tarball));
+	return () => {
+		if (!tarball) throw new Error('the package is packed in beforeAll: use the getter in a test');
+		return tarball;
+	};
+}
