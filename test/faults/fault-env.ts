@@ -1,7 +1,7 @@
 /**
  * A sandbox plus clients of the real client over the plain-Node transport, for the fault tests.
- * Clients can be given retry and timeout settings; `onceFaulted` lifts the fault knobs after the
- * first request they hit, so "fails once, then recovers" is deterministic.
+ * Clients can be given retry and timeout settings; `onceFaulted` lifts the fault knobs as soon as
+ * the first request is hit, so "fails once, then recovers" is deterministic.
  */
 import {
 	type RetryOptions,
@@ -48,8 +48,9 @@ const NO_FAULTS: Partial<SandboxOptions> = {
 export async function startFaultEnv(options: SandboxOptions = {}): Promise<FaultEnv> {
 	let disarm: (() => void) | undefined;
 	const sandbox = await startSandbox(options, {
-		onResponse(entry) {
-			if (entry.fault && disarm) {
+		// As the fault is decided, not when its answer ends: a slow answer's retry must meet no fault.
+		onFault() {
+			if (disarm) {
 				const off = disarm;
 				disarm = undefined;
 				off();

@@ -134,6 +134,7 @@ async function dispatch(ctx: SandboxContext, def: HostDefinition, ex: Exchange):
 	const { record, req } = ex;
 	if (ctx.faults.takeBurst()) {
 		record.fault = 'burst429';
+		ctx.hooks.onFault?.(record);
 		const retryAfter = ctx.options.burst429RetryAfter;
 		const message = `Too many requests (a burst of 429 injected by the sandbox burst429 option); Retry-After: ${retryAfter ?? 'none'}`;
 		return ex.fail(
@@ -169,7 +170,10 @@ async function dispatch(ctx: SandboxContext, def: HostDefinition, ex: Exchange):
 	);
 	if (auth !== 'ok') return ex.reply(401, unauthorizedBody(def.host, authFailureMessage(auth)));
 	const plan = ctx.faults.plan();
-	if (plan.before) record.fault = plan.before;
+	if (plan.before ?? plan.answer) {
+		record.fault = plan.before ?? plan.answer;
+		ctx.hooks.onFault?.(record);
+	}
 	if (plan.before === 'resetBeforeHandling') return ex.reset();
 	if (plan.before === 'failure') {
 		const message = 'Internal server error (injected by the sandbox failureRate option)';
@@ -178,10 +182,7 @@ async function dispatch(ctx: SandboxContext, def: HostDefinition, ex: Exchange):
 	if (plan.before === 'wrongContentType') {
 		return ex.replyRaw(200, 'text/html; charset=utf-8', PROXY_PAGE);
 	}
-	if (plan.answer) {
-		record.fault = plan.answer;
-		ex.answerFault = plan.answer;
-	}
+	if (plan.answer) ex.answerFault = plan.answer;
 	ex.params = match.m.slice(1);
 	await handler(ex, ctx);
 }

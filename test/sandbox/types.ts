@@ -150,6 +150,8 @@ export interface RecordedRequest {
 /** Optional observers, used by the CLI to log one line per request. */
 export interface SandboxHooks {
 	onResponse?: (entry: RecordedRequest, durationMs: number) => void;
+	/** A fault knob hit this request: called as it is decided, before any answer (a slow one too). */
+	onFault?: (entry: RecordedRequest) => void;
 }
 
 export interface Sender {
