@@ -55,5 +55,7 @@ export function useSandboxedN8n(
 
 export function expectOk(result: ExecuteResult): void {
 	if (!result.ok)
-		throw new Error(`run failed: ${JSON.stringify(result.error)}\n${result.stderr.slice(-2000)}`);
+		throw new Error(
+			`run failed (exit ${String(result.exitCode)}): ${JSON.stringify(result.error)}\n${result.stderr.slice(-2000)}\n${result.stdout.slice(-1000)}`,
+		);
 }
