@@ -2,11 +2,12 @@
  * The SMS benchmark's workflows: the same recipients sent by this node (100 per request, and one per
  * request), by n8n's HTTP Request node one request per item, and by the HTTP Request node after a
  * Code node has grouped the recipients 100 per request (the hand-built batching a user would
- * otherwise write). Both HTTP Request variants continue on error, so a failed item is counted
+ * otherwise write). The batched run then reads Delivery Report > Get for its first 100 messages
+ * and Account > Get Balance once. Both HTTP Request variants continue on error, so a failed item is counted
  * instead of stopping the run.
  */
 import { type WorkflowNode, code, node, trigger, workflow } from '../test/e2e/workflows/build';
-import { SMS_SENDER_ID, sendSms } from '../test/e2e/workflows/sms';
+import { SMS_SENDER_ID, balance, deliveryReport, sendSms } from '../test/e2e/workflows/sms';
 import type { WorkflowJson } from '../test/e2e/harness';
 import { BASIC_AUTH_CREDENTIAL, SMSLEOPARD_CREDENTIAL, TARGET } from './workflows';
 
@@ -58,6 +59,18 @@ const groupInBatches = code(
 })()`,
 );
 
+export const REPORTS = 'Delivery Reports';
+export const BALANCE = 'Balance';
+/** How many of the batched run's messages Delivery Report > Get reads, one request each. */
+export const REPORT_COUNT = 100;
+
+/** After the batched send: the reports of its first messages, then the balance once. */
+const afterSend = (): WorkflowNode[] => [
+	node('First Messages', 'n8n-nodes-base.limit', 1, { maxItems: REPORT_COUNT }),
+	deliveryReport(REPORTS, SMSLEOPARD_CREDENTIAL),
+	balance(BALANCE, SMSLEOPARD_CREDENTIAL),
+];
+
 export function smsWorkflows(
 	count: number,
 	contactsUrl: string,
@@ -71,6 +84,7 @@ export function smsWorkflows(
 	return {
 		nodeBatched: make('benchSmsNodeBatch', 'bench: SMS node, 100 per request', [
 			smsNode(SMS_BATCH),
+			...afterSend(),
 		]),
 		nodeOneByOne: make('benchSmsNodeOne', 'bench: SMS node, 1 per request', [smsNode(1)]),
 		httpOneByOne: make('benchSmsHttpOne', 'bench: SMS HTTP Request, one by one', [

@@ -8,10 +8,11 @@
  */
 import type { UserFolder } from '../test/e2e/harness';
 import type { Sandbox } from '../test/sandbox';
+import { SMS_COST_PER_PART, SMS_START_BALANCE } from '../test/sandbox/seed';
 import { errorItemCount, executeMeasured, nodeTimeMs, outputItems, runFailure } from './measure';
 import { type Section, goal } from './report';
 import { LATENCY_MS } from './sends';
-import { SMS_BATCH } from './sms-workflows';
+import { BALANCE, REPORTS, REPORT_COUNT, SMS_BATCH } from './sms-workflows';
 import { type Spread, compare, showSpread, spread } from './spread';
 import { TARGET } from './workflows';
 
@@ -45,6 +46,10 @@ interface SmsRun {
 	texted: number;
 	exactlyOnce: boolean;
 	errorItems: number;
+	/** Batched run only: Delivery Report > Get of its first messages, and the balance after. */
+	reportMs?: number;
+	reportsRead?: number;
+	balanceAfter?: number;
 }
 
 interface SmsVariant {
@@ -70,6 +75,13 @@ async function runOne(folder: UserFolder, sandbox: Sandbox, id: string): Promise
 		texted: numbers.length,
 		exactlyOnce: numbers.length === SMS_COUNT && new Set(numbers).size === SMS_COUNT,
 		errorItems: errorItemCount(outputItems(run, TARGET)),
+		...(run.runData[REPORTS]
+			? {
+					reportMs: nodeTimeMs(run, REPORTS),
+					reportsRead: outputItems(run, REPORTS).filter((item) => item.outcome).length,
+					balanceAfter: Number(outputItems(run, BALANCE)[0]?.balance),
+				}
+			: {}),
 	};
 }
 
@@ -116,6 +128,10 @@ export async function benchSms(
 			'"each once": every run texted every recipient exactly once. The HTTP Request node continues',
 			'on error, so a request that failed shows as an error item instead of stopping the run.',
 			...failures,
+			...nodeBatched.runs.map(
+				(run) =>
+					`Batched run, then Delivery Report > Get of ${run.reportsRead ?? 0}/${REPORT_COUNT} messages in ${((run.reportMs ?? Number.NaN) / 1000).toFixed(2)} s (1 request each, 10 in parallel); Account > Get Balance after: ${String(run.balanceAfter)} (${SMS_START_BALANCE.toLocaleString('en')} less ${SMS_COUNT.toLocaleString('en')} × ${SMS_COST_PER_PART}).`,
+			),
 		],
 		columns: [
 			'variant',
@@ -142,6 +158,20 @@ export async function benchSms(
 				`${nodeBatched.clean ? 'yes' : 'NO'}, ${showSpread(nodeBatched.requests, 0)} requests`,
 				nodeBatched.clean &&
 					nodeBatched.runs.every((run) => run.requests === Math.ceil(SMS_COUNT / SMS_BATCH)),
+			),
+			goal(
+				`after the batched send: ${REPORT_COUNT} delivery reports read, the balance lower by exactly the cost`,
+				nodeBatched.runs
+					.map((run) => `${run.reportsRead ?? 0} reports, balance ${String(run.balanceAfter)}`)
+					.join('; '),
+				nodeBatched.runs.every(
+					(run) =>
+						run.reportsRead === Math.min(REPORT_COUNT, SMS_COUNT) &&
+						Math.abs(
+							(run.balanceAfter ?? Number.NaN) -
+								(SMS_START_BALANCE - SMS_COUNT * SMS_COST_PER_PART),
+						) < 0.005,
+				),
 			),
 			goal(
 				'batched node at least 10x faster than the HTTP Request node with 1 request per item',

@@ -89,6 +89,11 @@ function smsRows(results: any): string[] {
 		`| ${recipients} SMS, ${results.latencyMs} ms latency: node ${results.batch} per request (default) vs HTTP Request 1 request per item (all at once) | ${cell(v.nodeBatched)} | ${cell(v.httpOneByOne)} |`,
 		`| same, vs HTTP Request after Code-node batches of ${results.batch} | as above | ${cell(v.httpBatched)} |`,
 	];
+	const reports = (v.nodeBatched.runs ?? []).filter((run: any) => run.reportMs !== undefined);
+	if (reports.length)
+		rows.push(
+			`| after the batched send: Delivery Report > Get of its first ${reports[0].reportsRead} messages, then Account > Get Balance | ${reports.map((run: any) => `${fixed(run.reportMs / 1000, 2)} s, balance ${run.balanceAfter}`).join('; ')} | |`,
+		);
 	if (v.nodeOneByOne)
 		rows.push(`| same, node 1 per request (10 in parallel) | ${cell(v.nodeOneByOne)} | |`);
 	return rows;
