@@ -4,8 +4,7 @@
  * the same figures to bench/results/latest.json (bench/results/subset.json for a BENCH_ONLY run).
  *
  *   BENCH_N8N_VERSION  n8n version (installed with scripts/n8n/install-n8n.sh), default 2.8.4
- *   BENCH_REPEATS      interleaved runs per variant of sends, limiters and scale, default 5 (sms:
- *                      at most 2)
+ *   BENCH_REPEATS      interleaved runs per variant of sends, limiters, scale and sms, default 5
  *   BENCH_ONLY         comma-separated subset: sends,limiters,scale,groups,upload,coldLoad,sms
  *   BENCH_LIMITERS     comma-separated subset of the limiter cases (see limiters.ts)
  *   BENCH_SENDS        sends per send benchmark (default 2000), BENCH_SCALE_SENDS (default 10000):
