@@ -5,18 +5,16 @@
  */
 import { SmsLeopardValidationError, type SenderNumber } from '../client';
 import type { ExecutionState } from '../actions/operation';
+import { oncePerRun } from './once-per-run';
 
 export async function checkSenderOnce(
 	state: ExecutionState,
 	phoneNumberId: string,
 ): Promise<SenderNumber | undefined> {
-	let check = state.senderChecks.get(phoneNumberId);
-	if (!check) {
-		check = state.client.checkSenderNumber(phoneNumberId);
-		state.senderChecks.set(phoneNumberId, check);
-		check.catch((error: unknown) => {
-			if (!(error instanceof SmsLeopardValidationError)) state.senderChecks.delete(phoneNumberId);
-		});
-	}
-	return await check;
+	return await oncePerRun(
+		state.senderChecks,
+		phoneNumberId,
+		async () => await state.client.checkSenderNumber(phoneNumberId),
+		(error) => error instanceof SmsLeopardValidationError,
+	);
 }

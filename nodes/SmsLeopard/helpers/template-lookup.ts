@@ -7,19 +7,18 @@
 import { SmsLeopardValidationError, type TemplateDescription } from '../client';
 import type { ExecutionState } from '../actions/operation';
 import { echo } from '../client/echo';
+import { oncePerRun } from './once-per-run';
 
 export async function templateFor(
 	state: ExecutionState,
 	phoneNumberId: string,
 	templateId: string,
 ): Promise<TemplateDescription | undefined> {
-	let listing = state.templates.get(phoneNumberId);
-	if (!listing) {
-		listing = state.client.templateCatalog(phoneNumberId);
-		state.templates.set(phoneNumberId, listing);
-		listing.catch(() => state.templates.delete(phoneNumberId));
-	}
-	const templates = await listing;
+	const templates = await oncePerRun(
+		state.templates,
+		phoneNumberId,
+		async () => await state.client.templateCatalog(phoneNumberId),
+	);
 	if (!templates) return undefined;
 	const template = templates.get(templateId);
 	if (!template) {
