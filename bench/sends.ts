@@ -2,6 +2,7 @@
  * Benchmarks 1 and 2: 2,000 template sends by this node and by n8n's HTTP Request node in the same
  * n8n, against the sandbox with 20 ms of latency, then against a sandbox limited to 100 requests/s.
  */
+import { printTimeline } from './timeline';
 import type { UserFolder } from '../test/e2e/harness';
 import type { Sandbox, SandboxOptions } from '../test/sandbox';
 import {
@@ -89,6 +90,10 @@ export async function runSends(
 		timeoutMs: options.timeoutMs,
 	});
 	const items = outputItems(run, TARGET);
+	printTimeline(
+		sandbox,
+		`${workflowId}${options.limiter ? ' ' + JSON.stringify(options.limiter) : ''}`,
+	);
 	return {
 		ok: run.ok,
 		failure: run.ok ? undefined : runFailure(run),

@@ -13,13 +13,20 @@ export class VirtualClock {
 	private timers: { at: number; seq: number; fire: () => void }[] = [];
 	private seq = 0;
 
-	constructor(start = 0) {
+	/**
+	 * `lateMs`: every timer fires this much after its time, as timers do in a busy n8n process (a
+	 * real run's event loop is never idle: items, answers, other callers).
+	 */
+	constructor(
+		start = 0,
+		private readonly lateMs = 0,
+	) {
 		this.now = start;
 	}
 
 	readonly sleep = async (ms: number): Promise<void> =>
 		await new Promise<void>((fire) => {
-			this.timers.push({ at: this.now + Math.max(0, ms), seq: this.seq++, fire });
+			this.timers.push({ at: this.now + Math.max(0, ms) + this.lateMs, seq: this.seq++, fire });
 		});
 
 	/** Drives time until `work` settles. */
@@ -57,6 +64,8 @@ export interface Simulation {
 	maxWaitMs?: number;
 	/** Virtual time at the start (a fixed window's phase). */
 	startAt?: number;
+	/** How late every timer fires (0: on time). */
+	timerLateMs?: number;
 }
 
 export interface SimulationResult {
@@ -75,7 +84,7 @@ export interface SimulationResult {
 const sendAnswer = z.object({ id: z.number() });
 
 export async function simulate(sim: Simulation): Promise<SimulationResult> {
-	const clock = new VirtualClock(sim.startAt ?? 0);
+	const clock = new VirtualClock(sim.startAt ?? 0, sim.timerLateMs ?? 0);
 	const limiter = new Limiter(sim.limiter);
 	const accepted = new Map<number, number>();
 	const starts: number[] = [];

@@ -48,6 +48,8 @@ export const RECOVERY_FACTOR = 1.5;
  * stay small enough not to overshoot the limit just found.
  */
 export const PROBE_SHARE = 0.02;
+/** A second stall in a row cuts the rate to this share of what it was. */
+export const STALL_FACTOR = 0.8;
 /** Never slower than this, whatever the refusals: a quota's window ends some time. */
 export const MIN_RATE = 1;
 /** Waits the service asks for longer than this are a quota or a window: every caller holds back. */
@@ -61,6 +63,8 @@ const ACCEPTED_STARTS_KEPT = 4096;
 
 export class Pacer {
 	private lastStartAt = -Infinity;
+	/** The due time of the last start under the adaptive rate (see `nextStart`). */
+	private adaptiveDueBase = -Infinity;
 	/** The caller whose turn it is; the others wait behind it. */
 	private queue: Promise<void> = Promise.resolve();
 	private pausedUntil = 0;
@@ -72,6 +76,12 @@ export class Pacer {
 	/** The rate the service was accepting when it last refused: the limit, as far as we know. */
 	private lastLimit = 0;
 	private lastDecreaseAt = -Infinity;
+	private previousDecreaseAt = -Infinity;
+	/** Refusals since the last accepted call, and when they last added up to every caller. */
+	private refusedInARow = 0;
+	private lastStallAt = -Infinity;
+	/** Whether the last decrease was by little, its measure saying no more than what was sent. */
+	private gentleDecrease = false;
 	private lastChangeAt = -Infinity;
 	private probeStep = 0;
 	/** When the adaptive rate was first set; a decrease a second after it measured paced sending. */
@@ -97,8 +107,7 @@ export class Pacer {
 
 	/** The spacing now in force between two starts, in ms. */
 	get intervalMs(): number {
-		const adaptive = this.rate === undefined ? 0 : 1000 / this.rate;
-		return Math.max(this.limitIntervalMs, adaptive, this.spreadMs);
+		return Math.max(this.limitIntervalMs, this.adaptiveIntervalMs, this.spreadMs);
 	}
 
 	/** The adaptive rate in requests per second, undefined while no 429 has been seen. */
@@ -123,19 +132,47 @@ export class Pacer {
 	private async nextStart(): Promise<CallTicket> {
 		for (;;) {
 			const now = this.now();
-			const slot = Math.max(now, this.lastStartAt + this.intervalMs, this.pausedUntil);
-			if (slot <= now) {
+			const due = this.dueAt();
+			if (due <= now) {
 				this.lastStartAt = now;
+				// A timer fires late in a busy process, a little every time. Counted from the actual
+				// start, that lateness would add up call after call and cut the rate by a tenth at 100/s;
+				// counted from the due time, it does not. Only when the adaptive rate set the time, and
+				// for less than one interval: after a pause, or with no caller waiting, nothing is owed.
+				const adaptiveDue = this.adaptiveDueBase + this.adaptiveIntervalMs;
+				const owed = adaptiveDue >= due && now - adaptiveDue < this.adaptiveIntervalMs;
+				this.adaptiveDueBase = owed ? adaptiveDue : now;
 				return { startedAt: now };
 			}
-			await this.sleep(slot - now);
+			await this.sleep(due - now);
 		}
+	}
+
+	/**
+	 * When the next call may start: the user's own limit and the spread count from the last actual
+	 * start, so they are never exceeded; the adaptive rate counts from the last due time.
+	 */
+	private dueAt(): number {
+		const strictMs = Math.max(this.limitIntervalMs, this.spreadMs);
+		return Math.max(
+			this.lastStartAt + strictMs,
+			this.adaptiveDueBase + this.adaptiveIntervalMs,
+			this.pausedUntil,
+		);
+	}
+
+	private get adaptiveIntervalMs(): number {
+		return this.rate === undefined ? 0 : 1000 / this.rate;
 	}
 
 	/** Reports how a call that started with `ticket` ended. */
 	finished(ticket: CallTicket, outcome: CallOutcome): void {
-		if (outcome === 'rateLimited') this.decrease(ticket.startedAt);
+		if (outcome === 'rateLimited') {
+			this.decrease(ticket.startedAt);
+			this.countRefusal();
+		}
 		if (outcome !== 'answered') return;
+		this.refusedInARow = 0;
 		this.acceptedStarts.add(ticket.startedAt);
 		this.recordRoundTrip(this.now() - ticket.startedAt);
 		this.increase();
@@ -164,12 +201,35 @@ export class Pacer {
 			this.knownGoodRate = DECREASE_FACTOR * accepted;
 			this.lastLimit = accepted;
 		}
+		const rateBefore = this.rate;
 		const base =
 			this.rate === undefined ? accepted : accepted > 0 ? Math.min(this.rate, accepted) : this.rate;
 		this.rate = Math.max(MIN_RATE, DECREASE_FACTOR * base);
 		this.probeStep = PROBE_SHARE * this.rate;
+		this.gentleDecrease = rateBefore !== undefined && this.rate >= 0.9 * rateBefore;
+		this.previousDecreaseAt = this.lastDecreaseAt;
 		this.lastDecreaseAt = now;
 		this.lastChangeAt = now;
+	}
+
+	/**
+	 * Every caller refused in a row, each now waiting out its Retry-After: a stall. Once is a limit
+	 * met (or lowered); a stall again after the decrease that followed means that decrease was far
+	 * too gentle, as when one second counted up to twice a fixed window's limit: cut deeper, or the
+	 * run goes on stalling every other second.
+	 */
+	private countRefusal(): void {
+		this.refusedInARow += 1;
+		if (this.refusedInARow !== this.parallelCalls || this.rate === undefined) return;
+		const stalledAgain =
+			this.lastStallAt >= this.previousDecreaseAt && this.lastStallAt > -Infinity;
+		this.lastStallAt = this.now();
+		// A decrease that measured a much lower accepted rate has already cut deep: no more.
+		if (!stalledAgain || !this.gentleDecrease) return;
+		this.rate = Math.max(MIN_RATE, STALL_FACTOR * this.rate);
+		this.knownGoodRate = Math.min(this.knownGoodRate, this.rate);
+		this.probeStep = PROBE_SHARE * this.rate;
+		this.lastChangeAt = this.now();
 	}
 
 	/** After a quiet period, go faster: quickly up to the last rate known to pass, then slowly. */
