@@ -8,6 +8,11 @@
  *   decrease), at most once per second, since calls already under way were sent at the old rate;
  * - after a quiet second with no 429, the rate creeps up again (additive increase), quickly back to
  *   the last rate known to pass, slowly beyond it, so a limit that rises is found again;
+ * - if every caller is refused again right after a small decrease, the rate is cut deeper at once
+ *   (one second can count up to twice a fixed window's limit, and a pacer that believes it stalls
+ *   every caller near each window's end);
+ * - the adaptive spacing counts from when each call was due, not from when a late timer let it go,
+ *   so the small delays of a busy process do not add up into a slower rate;
  * - a requests-per-second limit the user set is never exceeded;
  * - with several callers in parallel, starts are also spread a fraction of a round trip apart, so
  *   answers do not arrive (and queue for the CPU) in bursts;
@@ -48,7 +53,9 @@ export const RECOVERY_FACTOR = 1.5;
  * stay small enough not to overshoot the limit just found.
  */
 export const PROBE_SHARE = 0.02;
-/** A second stall in a row cuts the rate to this share of what it was. */
+/** A decrease to at least this share of the rate before it is gentle: it measured no lower limit. */
+export const GENTLE_DECREASE_SHARE = 0.9;
+/** A second stall in a row after a gentle decrease cuts the rate to this share of what it was. */
 export const STALL_FACTOR = 0.8;
 /** Never slower than this, whatever the refusals: a quota's window ends some time. */
 export const MIN_RATE = 1;
@@ -136,8 +143,8 @@ export class Pacer {
 			if (due <= now) {
 				this.lastStartAt = now;
 				// A timer fires late in a busy process, a little every time. Counted from the actual
-				// start, that lateness would add up call after call and cut the rate by a tenth at 100/s;
-				// counted from the due time, it does not. Only when the adaptive rate set the time, and
+				// start, that lateness would add up call after call (2 ms late timers cut 100/s by a sixth
+				// in the virtual-clock tests); counted from the due time, it does not. Only when the adaptive rate set the time, and
 				// for less than one interval: after a pause, or with no caller waiting, nothing is owed.
 				const adaptiveDue = this.adaptiveDueBase + this.adaptiveIntervalMs;
 				const owed = adaptiveDue >= due && now - adaptiveDue < this.adaptiveIntervalMs;
@@ -204,12 +211,18 @@ export class Pacer {
 		const rateBefore = this.rate;
 		const base =
 			this.rate === undefined ? accepted : accepted > 0 ? Math.min(this.rate, accepted) : this.rate;
-		this.rate = Math.max(MIN_RATE, DECREASE_FACTOR * base);
-		this.probeStep = PROBE_SHARE * this.rate;
-		this.gentleDecrease = rateBefore !== undefined && this.rate >= 0.9 * rateBefore;
+		const rate = this.slowTo(DECREASE_FACTOR * base, now);
+		this.gentleDecrease = rateBefore !== undefined && rate >= GENTLE_DECREASE_SHARE * rateBefore;
 		this.previousDecreaseAt = this.lastDecreaseAt;
 		this.lastDecreaseAt = now;
+	}
+
+	/** Sets a lower rate (never under MIN_RATE) and restarts the probing from it. */
+	private slowTo(rate: number, now: number): number {
+		this.rate = Math.max(MIN_RATE, rate);
+		this.probeStep = PROBE_SHARE * this.rate;
 		this.lastChangeAt = now;
+		return this.rate;
 	}
 
 	/**
@@ -226,10 +239,8 @@ export class Pacer {
 		this.lastStallAt = this.now();
 		// A decrease that measured a much lower accepted rate has already cut deep: no more.
 		if (!stalledAgain || !this.gentleDecrease) return;
-		this.rate = Math.max(MIN_RATE, STALL_FACTOR * this.rate);
-		this.knownGoodRate = Math.min(this.knownGoodRate, this.rate);
-		this.probeStep = PROBE_SHARE * this.rate;
-		this.lastChangeAt = this.now();
+		const rate = this.slowTo(STALL_FACTOR * this.rate, this.now());
+		this.knownGoodRate = Math.min(this.knownGoodRate, rate);
 	}
 
 	/** After a quiet period, go faster: quickly up to the last rate known to pass, then slowly. */
