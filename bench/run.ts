@@ -80,7 +80,7 @@ async function main(): Promise<void> {
 	log(`sandbox on ${sandbox.chatUrl} and ${sandbox.contactsUrl}`);
 
 	const sends = sendWorkflows(SEND_COUNT, sandbox.chatUrl, sandbox.channel);
-	const scale = scaleWorkflows(SEND_COUNT, SCALE_COUNT);
+	const scale = scaleWorkflows(SEND_COUNT, SCALE_COUNT, sandbox.chatUrl, sandbox.channel);
 	const groups = groupsWorkflow();
 	const sms = smsWorkflows(SMS_COUNT, sandbox.contactsUrl);
 	const uploads = uploadWorkflows(path.join(tempDir, FILE_NAME), sandbox.chatUrl, sandbox.channel);
@@ -137,11 +137,15 @@ async function main(): Promise<void> {
 						{
 							small: {
 								baseline: id(scale.small.baseline),
+								outputLookalikes: id(scale.small.outputLookalikes),
 								nodeDefault: id(scale.small.nodeDefault),
+								httpRequest: id(scale.small.httpRequest),
 							},
 							large: {
 								baseline: id(scale.large.baseline),
+								outputLookalikes: id(scale.large.outputLookalikes),
 								nodeDefault: id(scale.large.nodeDefault),
+								httpRequest: id(scale.large.httpRequest),
 							},
 						},
 						repeats,

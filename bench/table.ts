@@ -73,10 +73,17 @@ function limiterRows(results: any): string[] {
 
 function scaleRows(results: any): string[] {
 	const sizes = [results?.small, results?.large].filter((size) => size?.seconds);
-	return sizes.map(
-		(size: any) =>
-			`| ${size.sends} sends, defaults | ${show(size.seconds)} s (${show(size.perSecond, 0)} sends/s), peak rise ${show(size.rise, 0)} MB (${show(size.risePerThousand, 1)} MB per 1,000 sends) over a Code-node-only baseline of ${show(size.baseline, 0)} MB | |`,
-	);
+	return sizes.map((size: any) => {
+		const peak = `peak rise ${show(size.rise, 0)} MB over a Code-node-only baseline of ${show(size.baseline, 0)} MB`;
+		// Results from before the live-heap runs have no such figures.
+		const live = size.liveRise
+			? `; kept (live heap after a full GC): ${show(size.liveRise, 1)} MB, ${show(size.liveRisePerThousand, 2)} MB per 1,000 sends`
+			: `, ${show(size.risePerThousand, 1)} MB per 1,000 sends`;
+		const http = size.httpSeconds
+			? `${show(size.httpSeconds)} s, peak rise ${show(size.httpRise, 0)} MB`
+			: '';
+		return `| ${size.sends} sends, defaults | ${show(size.seconds)} s (${show(size.perSecond, 0)} sends/s), ${peak}${live} | ${http} |`;
+	});
 }
 
 function smsRows(results: any): string[] {

@@ -139,12 +139,30 @@ export function sendWorkflows(
 	};
 }
 
-/** Many items at defaults, and the same items with no sender (the memory baseline). */
-/** The scale benchmark's two sizes, each with its Code-node-only baseline of the same shape. */
+/**
+ * A Code node turning each item into one shaped like this node's send output (the same fields, a
+ * distinct message id each): what n8n keeps of the node's output alone, for the live-heap baseline.
+ */
+function sendOutputLookalikes(): WorkflowNode {
+	return code(
+		TARGET,
+		`$input.all().map((item, i) => ({ json: { recipient: item.json.phone, number: item.json.phone, messageId: 'wamid.SBX' + String(i).padStart(8, '0') + '11D063C49DA', status: 'Success', cost: 0.8, currency: null, templateName: 'book_flow', templateId: '${TEMPLATE_ID}', phoneNumberId: '${SENDER}' } }))`,
+	);
+}
+
+/**
+ * The scale benchmark's two sizes: the node at defaults, the HTTP Request node without limits, the
+ * Code-node-only baseline of the same shape, and Code nodes making items like the node's output.
+ */
 export function scaleWorkflows(
 	small: number,
 	large: number,
-): Record<'small' | 'large', Record<'baseline' | 'nodeDefault', WorkflowJson>> {
+	chatUrl: string,
+	channel: string,
+): Record<
+	'small' | 'large',
+	Record<'baseline' | 'outputLookalikes' | 'nodeDefault' | 'httpRequest', WorkflowJson>
+> {
 	const make = (id: string, name: string, count: number, target?: WorkflowNode): WorkflowJson => ({
 		id,
 		...workflow(name, [
@@ -153,11 +171,23 @@ export function scaleWorkflows(
 	});
 	const size = (key: string, count: number) => ({
 		baseline: make(`benchScale${key}Items`, `bench: ${count} items only`, count),
+		outputLookalikes: make(
+			`benchScale${key}Shaped`,
+			`bench: ${count} items shaped like sends`,
+			count,
+			sendOutputLookalikes(),
+		),
 		nodeDefault: make(
 			`benchScale${key}Sends`,
 			`bench: node, ${count} sends, defaults`,
 			count,
 			sendNode({}),
+		),
+		httpRequest: make(
+			`benchScale${key}Http`,
+			`bench: HTTP Request, ${count} sends`,
+			count,
+			httpSendNode(chatUrl, channel, false),
 		),
 	});
 	return { small: size('Small', small), large: size('Large', large) };
