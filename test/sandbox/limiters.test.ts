@@ -116,17 +116,28 @@ describe('limiter models in the sandbox', () => {
 	});
 
 	it('takes the quota window of the per-minute model from rateLimitQuotaWindowMs', async () => {
-		// 0.005/s over a 10-minute window: a quota of 3, then a wait longer than any minute.
-		sb.setOptions({
-			rateLimitPerSecond: 0.005,
-			rateLimitModel: 'perMinute',
-			rateLimitQuotaWindowMs: 600_000,
-		});
-		const answers = [];
-		for (let i = 0; i < 4; i++) answers.push(await senders());
-		expect(answers.map((a) => a.status)).toEqual([200, 200, 200, 429]);
-		expect(Number(answers[3].headers.get('retry-after'))).toBeGreaterThan(60);
-		expect(() => sb.setOptions({ rateLimitQuotaWindowMs: 10 })).toThrow(/rateLimitQuotaWindowMs/);
+		// 0.005/s over a 10-minute window: a quota of 3, then a wait longer than any minute. Windows
+		// align to the clock, so the sandbox's clock is moved to 1 s into one: run in a window's last
+		// minute, the wait was shorter than a minute (it failed CI once), or the 4th request opened a
+		// new window.
+		const realNow = Date.now.bind(Date);
+		const windowStart = Math.ceil(realNow() / 600_000) * 600_000;
+		const offset = windowStart + 1_000 - realNow();
+		const clock = jest.spyOn(Date, 'now').mockImplementation(() => realNow() + offset);
+		try {
+			sb.setOptions({
+				rateLimitPerSecond: 0.005,
+				rateLimitModel: 'perMinute',
+				rateLimitQuotaWindowMs: 600_000,
+			});
+			const answers = [];
+			for (let i = 0; i < 4; i++) answers.push(await senders());
+			expect(answers.map((a) => a.status)).toEqual([200, 200, 200, 429]);
+			expect(Number(answers[3].headers.get('retry-after'))).toBeGreaterThan(60);
+			expect(() => sb.setOptions({ rateLimitQuotaWindowMs: 10 })).toThrow(/rateLimitQuotaWindowMs/);
+		} finally {
+			clock.mockRestore();
+		}
 	});
 
 	it('sends no Retry-After when asked for none', async () => {
