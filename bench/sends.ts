@@ -44,7 +44,7 @@ export interface SendCheck {
 	refused429: number;
 }
 
-function checkSends(sandbox: Sandbox, count: number): SendCheck {
+export function checkSends(sandbox: Sandbox, count: number): SendCheck {
 	const counts = sandbox.state.sendCountByDestination;
 	const expected = destinations(count);
 	return {

@@ -37,6 +37,17 @@ function recipients(count: number): WorkflowNode {
 	);
 }
 
+/** A workflow: the trigger, `count` Code node items, then the node under test (none: the baseline). */
+function itemsWorkflow(
+	id: string,
+	name: string,
+	count: number,
+	target?: WorkflowNode,
+): WorkflowJson {
+	const nodes = [trigger(), recipients(count)];
+	return { id, ...workflow(name, [target ? [...nodes, target] : nodes]) };
+}
+
 const basicAuth = {
 	authentication: 'genericCredentialType',
 	genericAuthType: 'httpBasicAuth',
@@ -107,12 +118,8 @@ export function sendWorkflows(
 	| 'httpRequestBest',
 	WorkflowJson
 > {
-	const make = (id: string, name: string, target?: WorkflowNode): WorkflowJson => ({
-		id,
-		...workflow(name, [
-			target ? [trigger(), recipients(count), target] : [trigger(), recipients(count)],
-		]),
-	});
+	const make = (id: string, name: string, target?: WorkflowNode) =>
+		itemsWorkflow(id, name, count, target);
 	return {
 		baseline: make('benchItemsOnly', `bench: ${count} items only`),
 		nodeDefault: make('benchSendDefault', `bench: node, defaults`, sendNode({})),
@@ -163,27 +170,21 @@ export function scaleWorkflows(
 	'small' | 'large',
 	Record<'baseline' | 'outputLookalikes' | 'nodeDefault' | 'httpRequest', WorkflowJson>
 > {
-	const make = (id: string, name: string, count: number, target?: WorkflowNode): WorkflowJson => ({
-		id,
-		...workflow(name, [
-			target ? [trigger(), recipients(count), target] : [trigger(), recipients(count)],
-		]),
-	});
 	const size = (key: string, count: number) => ({
-		baseline: make(`benchScale${key}Items`, `bench: ${count} items only`, count),
-		outputLookalikes: make(
+		baseline: itemsWorkflow(`benchScale${key}Items`, `bench: ${count} items only`, count),
+		outputLookalikes: itemsWorkflow(
 			`benchScale${key}Shaped`,
 			`bench: ${count} items shaped like sends`,
 			count,
 			sendOutputLookalikes(),
 		),
-		nodeDefault: make(
+		nodeDefault: itemsWorkflow(
 			`benchScale${key}Sends`,
 			`bench: node, ${count} sends, defaults`,
 			count,
 			sendNode({}),
 		),
-		httpRequest: make(
+		httpRequest: itemsWorkflow(
 			`benchScale${key}Http`,
 			`bench: HTTP Request, ${count} sends`,
 			count,
