@@ -51,6 +51,22 @@ describe('send SMS', () => {
 		expect(sb.state.smsBalance).toBeCloseTo(SMS_START_BALANCE - 3.6);
 	});
 
+	it('bills a two-unit character on a part boundary as networks split it: the pair moves whole', async () => {
+		const straddling = [
+			`${'a'.repeat(152)}€${'a'.repeat(152)}`, // 306 septets, 3 parts (152 + 154 cannot be 153 + 153)
+			'😀'.repeat(67), // 134 UTF-16 units, 3 parts of 66, 66 and 2
+			`${'a'.repeat(153)}€${'a'.repeat(151)}`, // 306 septets, 2 parts: the pair starts part two
+		];
+		const res = await send({
+			source: 'SMS_Leopard',
+			message: 'Dear {name}',
+			multi: true,
+			destination: straddling.map((message, i) => ({ number: `25470000000${i + 1}`, message })),
+		});
+		expect(res.status).toBe(201);
+		expect(res.body.recipients.map((r: { cost: number }) => r.cost)).toEqual([2.7, 2.7, 1.8]);
+	});
+
 	it.each([
 		[{ ...ok, source: undefined }, /source is required/],
 		[{ ...ok, source: 'Other' }, /Sender ID 'Other' is not registered/],

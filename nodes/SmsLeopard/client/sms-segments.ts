@@ -5,6 +5,11 @@
  * text to UCS-2: 70 in one part, 67 per part. GSM-7 extension characters (€ [ ] { } ^ ~ \ | and
  * form feed) take an escape plus the character, so they count twice. UCS-2 counts UTF-16 code units,
  * so an emoji outside the basic plane counts twice too.
+ *
+ * Networks split a long text as 3GPP TS 23.040 does: an escape pair or a surrogate pair is never cut
+ * between two parts, so a part whose last free unit would hold half of one ends one unit short and
+ * the pair starts the next part. Dividing the length by 153 or 67 undercounts such texts (152 × "a"
+ * + "€" + 152 × "a" is 306 septets, yet 3 parts), so the parts are filled character by character.
  */
 
 /** GSM 03.38 basic character set (the escape character itself is not a character of a text). */
@@ -56,8 +61,28 @@ export function countSmsSegments(text: string): SmsSegments {
 	return {
 		encoding,
 		length,
-		parts: length === 0 ? 0 : single ? 1 : Math.ceil(length / limits.multi),
+		parts: length === 0 ? 0 : single ? 1 : splitParts(text, encoding, limits.multi),
 		perPart: single ? limits.single : limits.multi,
 		nonGsmCharacters: nonGsm.slice(0, 5),
 	};
+}
+
+/** Units one character takes: 2 for an escape pair (GSM-7) or a surrogate pair (UCS-2). */
+function widthOf(character: string, encoding: SmsEncoding): number {
+	return encoding === 'GSM-7' ? (EXTENSION.has(character) ? 2 : 1) : character.length;
+}
+
+/** Parts of a text too long for one: each holds `perPart` units, and no character is cut in two. */
+function splitParts(text: string, encoding: SmsEncoding, perPart: number): number {
+	let parts = 1;
+	let used = 0;
+	for (const character of text) {
+		const width = widthOf(character, encoding);
+		if (used + width > perPart) {
+			parts += 1;
+			used = 0;
+		}
+		used += width;
+	}
+	return parts;
 }
