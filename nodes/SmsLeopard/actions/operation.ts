@@ -22,6 +22,11 @@ export interface ExecutionState {
 	senderChecks: Map<string, Promise<SenderNumber | undefined>>;
 	/** Notices already shown in this execution, so many items give one notice, not one each. */
 	noticesGiven: Set<string>;
+	/**
+	 * Secrets the items put in request bodies (Send SMS's Delivery Report Secret, per item since an
+	 * expression can set it), redacted from every output and error like the credential.
+	 */
+	bodySecrets: Set<string>;
 }
 
 export function newExecutionState(client: SmsLeopardClient): ExecutionState {
@@ -33,6 +38,7 @@ export function newExecutionState(client: SmsLeopardClient): ExecutionState {
 		templates: new Map(),
 		senderChecks: new Map(),
 		noticesGiven: new Set(),
+		bodySecrets: new Set(),
 	};
 }
 

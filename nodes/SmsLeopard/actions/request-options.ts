@@ -4,6 +4,8 @@
  */
 import { type IExecuteFunctions, type INodeProperties, NodeOperationError } from 'n8n-workflow';
 import type { RetryOptions } from '../client';
+import { itemLabel } from '../helpers/item-label';
+import { readNumber } from '../helpers/number-option';
 
 export const requestOptionsField: INodeProperties = {
 	displayName: 'Request Options',
@@ -73,54 +75,49 @@ export interface RequestOptions {
 }
 
 /**
- * One numeric option as a number. An expression can hand over anything ("abc", "", an object): that
- * is refused with the option's name as the editor shows it, never silently turned into NaN (which
- * made waits unbounded) or reported under an internal name.
+ * One numeric option as a number. An expression can hand over anything ("abc", "", an object, 0.5
+ * items in parallel, 100000): that is refused with the option's name as the editor shows it and the
+ * editor's own bounds, never silently turned into NaN (which made waits unbounded), clamped, or
+ * reported under an internal name. Request Options are read from the first item, so it is named.
  */
 function numberOption(
 	context: IExecuteFunctions,
 	raw: Record<string, unknown>,
 	name: string,
 	fallback: number,
-	rule: { min: number; whole?: boolean },
+	rule: { whole?: boolean },
 ): number {
-	const value = raw[name];
-	if (value === undefined || value === null) return fallback;
-	const number =
-		typeof value === 'number'
-			? value
-			: typeof value === 'string' && value.trim() !== ''
-				? Number(value)
-				: Number.NaN;
 	const option = requestOptionsField.options?.find((entry) => entry.name === name);
 	const label = option && 'displayName' in option ? option.displayName : name;
-	const problem = !Number.isFinite(number)
-		? 'must be a number'
-		: number < rule.min
-			? `must be ${rule.min} or more`
-			: rule.whole && !Number.isInteger(number)
-				? 'must be a whole number'
-				: undefined;
-	if (problem) {
+	const bounds = option && 'typeOptions' in option ? option.typeOptions : undefined;
+	const reading = readNumber(raw[name], fallback, {
+		min: bounds?.minValue ?? Number.NEGATIVE_INFINITY,
+		max: bounds?.maxValue,
+		whole: rule.whole,
+	});
+	if (!reading.ok) {
 		throw new NodeOperationError(
 			context.getNode(),
-			`Request Options > ${label} ${problem} (got ${JSON.stringify(value) ?? String(value)})`,
-			{ description: `Set "${label}" under Request Options to a number, or remove it.` },
+			`Invalid input in ${itemLabel(0)}: Request Options > ${label} ${reading.problem}`,
+			{
+				itemIndex: 0,
+				description: `Nothing was sent. Request Options are read from the first item: set "${label}" under Request Options to a number, or remove it.`,
+			},
 		);
 	}
-	return number;
+	return reading.value;
 }
 
 export function readRequestOptions(context: IExecuteFunctions): RequestOptions {
 	const raw = context.getNodeParameter('requestOptions', 0, {}) as Record<string, unknown>;
 	const retryUnsafe = raw.retryUnsafe;
 	return {
-		concurrency: numberOption(context, raw, 'concurrency', 10, { min: 1, whole: true }),
-		requestsPerSecond: numberOption(context, raw, 'requestsPerSecond', 0, { min: 0 }),
+		concurrency: numberOption(context, raw, 'concurrency', 10, { whole: true }),
+		requestsPerSecond: numberOption(context, raw, 'requestsPerSecond', 0, {}),
 		retry: {
-			maxTotalWaitMs: numberOption(context, raw, 'maxRateLimitWait', 300, { min: 0 }) * 1000,
+			maxTotalWaitMs: numberOption(context, raw, 'maxRateLimitWait', 300, {}) * 1000,
 			retryUnsafe: retryUnsafe === true || retryUnsafe === 'true',
 		},
-		timeoutMs: Math.round(numberOption(context, raw, 'timeout', 60, { min: 1 }) * 1000),
+		timeoutMs: Math.round(numberOption(context, raw, 'timeout', 60, {}) * 1000),
 	};
 }

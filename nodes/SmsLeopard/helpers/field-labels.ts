@@ -43,6 +43,8 @@ const LABELS: Array<[RegExp, (match: RegExpExecArray) => string]> = [
 	[/^statusUrl$/, () => 'Delivery Report URL'],
 	[/^statusSecret$/, () => 'Delivery Report Secret'],
 	[/^maxParts$/, () => 'Max Parts per Message'],
+	[/^recipientsPerRequest$/, () => 'Recipients per Request'],
+	[/^limit$/, () => 'Limit'],
 	[/^messageId$/, () => 'Message ID'],
 	// Settings the client is built with: the credential's fields and the Request Options.
 	[/^chatUrl$/, () => 'Chat API URL (SMSLeopard credential)'],

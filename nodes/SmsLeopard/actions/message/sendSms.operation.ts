@@ -5,13 +5,17 @@
  * stop the run before anything is sent.
  */
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
-import { prepareSendSms } from '../../client';
+import { SmsLeopardValidationError, prepareSendSms } from '../../client';
 import { fillPlaceholders } from '../../helpers/fill-placeholders';
+import { readNumber } from '../../helpers/number-option';
 import type { BatchRun, ExecutionState, ItemOutcome } from '../operation';
 import { type SmsItem, planBatches, runBatches, sendBatch } from './sms-batches';
 
 const show = { resource: ['message'], operation: ['sendSms'] };
 export const DEFAULT_RECIPIENTS_PER_REQUEST = 100;
+const MAX_RECIPIENTS_PER_REQUEST = 1000;
+/** What the README promises when the option was never added: a text over one part is refused. */
+export const DEFAULT_MAX_PARTS = 1;
 
 export const description: INodeProperties[] = [
 	{
@@ -98,15 +102,15 @@ export const description: INodeProperties[] = [
 				name: 'maxParts',
 				type: 'number',
 				typeOptions: { minValue: 1 },
-				default: 1,
+				default: DEFAULT_MAX_PARTS,
 				description:
-					'Refuse, before anything is sent, any item whose text would be sent (and billed) in more parts than this',
+					'Refuse, before anything is sent, any item whose text would be sent (and billed) in more parts than this. Without this option: 1.',
 			},
 			{
 				displayName: 'Recipients per Request',
 				name: 'recipientsPerRequest',
 				type: 'number',
-				typeOptions: { minValue: 1, maxValue: 1000 },
+				typeOptions: { minValue: 1, maxValue: MAX_RECIPIENTS_PER_REQUEST },
 				default: DEFAULT_RECIPIENTS_PER_REQUEST,
 				description:
 					'How many items share one request. If a request gets no answer, its items are reported as maybe sent and never resent.',
@@ -118,17 +122,51 @@ export const description: INodeProperties[] = [
 interface SmsOptions {
 	statusUrl?: string;
 	statusSecret?: string;
-	maxParts?: number;
-	recipientsPerRequest?: number;
+	maxParts: number;
+	recipientsPerRequest: number;
+}
+
+/**
+ * The options of one item, numbers checked: an expression giving "abc", 0, 1.5 or 100000 refuses
+ * the item, naming the field, before any request. An option never added takes its default, for
+ * saved workflows too: Max Parts per Message 1, as the field and the README say.
+ */
+function readSmsOptions(
+	this: IExecuteFunctions,
+	itemIndex: number,
+	state: ExecutionState,
+): SmsOptions {
+	const raw = this.getNodeParameter('smsOptions', itemIndex, {}) as Record<string, unknown>;
+	// Noted first, so whatever fails next (even an echo of this item's request) is redacted.
+	if (typeof raw.statusSecret === 'string' && raw.statusSecret !== '') {
+		state.bodySecrets.add(raw.statusSecret);
+	}
+	const maxParts = readNumber(raw.maxParts, DEFAULT_MAX_PARTS, { min: 1, whole: true });
+	const perRequest = readNumber(raw.recipientsPerRequest, DEFAULT_RECIPIENTS_PER_REQUEST, {
+		min: 1,
+		max: MAX_RECIPIENTS_PER_REQUEST,
+		whole: true,
+	});
+	const issues = [
+		...(maxParts.ok ? [] : [{ field: 'maxParts', message: maxParts.problem }]),
+		...(perRequest.ok ? [] : [{ field: 'recipientsPerRequest', message: perRequest.problem }]),
+	];
+	if (!maxParts.ok || !perRequest.ok) throw new SmsLeopardValidationError(issues);
+	return {
+		statusUrl: raw.statusUrl as string | undefined,
+		statusSecret: raw.statusSecret as string | undefined,
+		maxParts: maxParts.value,
+		recipientsPerRequest: perRequest.value,
+	};
 }
 
 /** Reads, fills and checks one item; throws a field-named error for an item that must not go out. */
-function prepareItem(this: IExecuteFunctions, itemIndex: number): SmsItem {
+function prepareItem(this: IExecuteFunctions, itemIndex: number, state: ExecutionState): SmsItem {
 	const source = this.getNodeParameter('source', itemIndex, '') as string;
 	const recipient = this.getNodeParameter('recipient', itemIndex, '') as string;
 	const customized = this.getNodeParameter('textMode', itemIndex, 'same') === 'customized';
 	const message = this.getNodeParameter('message', itemIndex, '') as string;
-	const options = this.getNodeParameter('smsOptions', itemIndex, {}) as SmsOptions;
+	const options = readSmsOptions.call(this, itemIndex, state);
 	const text = customized
 		? fillPlaceholders(message, this.getInputData()[itemIndex].json)
 		: undefined;
@@ -154,16 +192,19 @@ export async function executeBatch(
 	const ready: SmsItem[] = [];
 	for (let itemIndex = 0; itemIndex < run.itemCount; itemIndex++) {
 		try {
-			ready.push(prepareItem.call(this, itemIndex));
+			ready.push(prepareItem.call(this, itemIndex, state));
 		} catch (error) {
 			outcomes[itemIndex] = { ok: false, error };
 		}
 	}
 	// Without Continue On Fail, one refused item stops the run before any request.
 	if (run.stopOnFailure && outcomes.some((outcome) => outcome !== undefined)) return outcomes;
-	const options = this.getNodeParameter('smsOptions', 0, {}) as SmsOptions;
-	const size = options.recipientsPerRequest ?? DEFAULT_RECIPIENTS_PER_REQUEST;
-	const batches = planBatches(ready, Math.max(1, Math.floor(size)));
+	// Read from the first item that is going out (the README's "read from the first item"; an
+	// item refused for a bad value does not decide the size of the others' requests).
+	const size = ready.length
+		? readSmsOptions.call(this, ready[0].itemIndex, state).recipientsPerRequest
+		: DEFAULT_RECIPIENTS_PER_REQUEST;
+	const batches = planBatches(ready, size);
 	await runBatches(
 		batches,
 		run.concurrency,
@@ -180,7 +221,7 @@ export async function execute(
 	itemIndex: number,
 	state: ExecutionState,
 ): Promise<IDataObject> {
-	const [outcome] = await sendBatch(state.client, [prepareItem.call(this, itemIndex)]);
+	const [outcome] = await sendBatch(state.client, [prepareItem.call(this, itemIndex, state)]);
 	if (!outcome.ok) throw outcome.error;
 	return outcome.results[0];
 }

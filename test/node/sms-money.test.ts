@@ -1,0 +1,78 @@
+/**
+ * What a Send SMS costs is what the output says, and no more than the user allowed: Max Parts per
+ * Message applies its default 1 when the option was never added, and parts are counted as networks
+ * split texts (a two-unit character on a part boundary moves whole to the next part).
+ */
+import { type NodeEnv, jsonItems, startNodeEnv } from './support';
+
+let env: NodeEnv;
+beforeAll(async () => {
+	env = await startNodeEnv();
+});
+afterAll(async () => await env.stop());
+beforeEach(() => env.sandbox.reset());
+
+const smsSends = () => env.sandbox.requests.filter((request) => request.path === '/v1/sms/send');
+
+const sendSms = (smsOptions?: Record<string, unknown>) => ({
+	resource: 'message',
+	operation: 'sendSms',
+	source: 'SMS_Leopard',
+	recipient: '={{ $json.phone }}',
+	message: '={{ $json.text }}',
+	...(smsOptions ? { smsOptions } : {}),
+});
+
+const STRADDLING_EURO = `${'a'.repeat(152)}€${'a'.repeat(152)}`;
+const EMOJI_67 = '😀'.repeat(67);
+
+describe('Max Parts per Message', () => {
+	it.each([
+		['Options never added', undefined],
+		['Options without Max Parts', { recipientsPerRequest: 10 }],
+	])(
+		'%s: a 161-character text is refused before any request (the default 1)',
+		async (_case, options) => {
+			const { error } = await env.run(
+				sendSms(options),
+				jsonItems({ phone: '+254700000001', text: 'a'.repeat(161) }),
+			);
+			expect(error?.message).toMatch(
+				/^Invalid input in item 1 \(index 0\): "Message" would be sent in 2 parts .*more than the maximum of 1/,
+			);
+			expect(smsSends()).toHaveLength(0);
+		},
+	);
+
+	it('a one-part text still goes out without the option', async () => {
+		const { items, error } = await env.run(
+			sendSms(),
+			jsonItems({ phone: '+254700000001', text: 'a'.repeat(160) }),
+		);
+		expect(error).toBeUndefined();
+		expect(items[0].json).toMatchObject({ parts: 1, cost: 0.9 });
+	});
+
+	it.each([
+		['152 × "a" + "€" + 152 × "a"', STRADDLING_EURO, 'GSM-7', 306],
+		['67 emoji', EMOJI_67, 'UCS-2', 134],
+	])(
+		'%s is 3 parts: refused at 2, sent and billed as 3 at 3',
+		async (_name, text, encoding, characters) => {
+			const refused = await env.run(
+				sendSms({ maxParts: 2 }),
+				jsonItems({ phone: '+254700000001', text }),
+			);
+			expect(refused.error?.message).toContain('would be sent in 3 parts');
+			expect(smsSends()).toHaveLength(0);
+
+			const sent = await env.run(
+				sendSms({ maxParts: 3 }),
+				jsonItems({ phone: '+254700000001', text }),
+			);
+			expect(sent.error).toBeUndefined();
+			// The sandbox bills by its own counter: the output's parts and cost agree with the bill.
+			expect(sent.items[0].json).toMatchObject({ parts: 3, encoding, characters, cost: 2.7 });
+		},
+	);
+});
