@@ -3,6 +3,7 @@
  * -1, NaN, 100000 over a maximum, an object) is refused before any request, naming the field as the
  * editor shows it and the item; never crashed on, rounded or clamped. Digits given as text work.
  */
+import type { INodeParameters } from 'n8n-workflow';
 import { type NodeEnv, flowSendParameters, jsonItems, startNodeEnv } from './support';
 
 let env: NodeEnv;
@@ -12,7 +13,7 @@ beforeAll(async () => {
 afterAll(async () => await env.stop());
 beforeEach(() => env.sandbox.reset());
 
-const sendSms = (smsOptions: Record<string, unknown>) => ({
+const sendSms = (smsOptions: INodeParameters) => ({
 	resource: 'message',
 	operation: 'sendSms',
 	source: 'SMS_Leopard',
@@ -102,7 +103,7 @@ describe('Send SMS numbers from expressions', () => {
 });
 
 describe('Request Options numbers from expressions', () => {
-	const send = (requestOptions: Record<string, unknown>) => ({
+	const send = (requestOptions: INodeParameters) => ({
 		...flowSendParameters,
 		requestOptions,
 	});
@@ -126,7 +127,7 @@ describe('Request Options numbers from expressions', () => {
 });
 
 describe('Group > Get Many Limit from an expression', () => {
-	const groups = (limit: unknown) => ({
+	const groups = (limit: string) => ({
 		resource: 'group',
 		operation: 'getAll',
 		returnAll: false,

@@ -3,6 +3,7 @@
  * Message applies its default 1 when the option was never added, and parts are counted as networks
  * split texts (a two-unit character on a part boundary moves whole to the next part).
  */
+import type { INodeParameters } from 'n8n-workflow';
 import { type NodeEnv, jsonItems, startNodeEnv } from './support';
 
 let env: NodeEnv;
@@ -14,7 +15,7 @@ beforeEach(() => env.sandbox.reset());
 
 const smsSends = () => env.sandbox.requests.filter((request) => request.path === '/v1/sms/send');
 
-const sendSms = (smsOptions?: Record<string, unknown>) => ({
+const sendSms = (smsOptions?: INodeParameters) => ({
 	resource: 'message',
 	operation: 'sendSms',
 	source: 'SMS_Leopard',
