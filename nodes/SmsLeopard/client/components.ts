@@ -9,6 +9,7 @@ import { BUTTON_NAME_FORMS, canonicalButtonName, parseButtonName } from './butto
 import { SmsLeopardValidationError } from './errors';
 import { validateInput } from './validation';
 import { echo } from './echo';
+import { exactNumber } from './number-text';
 
 export type ComponentType = 'HEADER' | 'BODY' | 'BUTTONS';
 
@@ -172,7 +173,8 @@ const rawField = z.object({
 	name: z.union([z.string(), z.number()], {
 		errorMap: () => ({ message: 'must be text such as "1" or "quick_reply:0"' }),
 	}),
-	value: z.union([z.string(), z.number()], {
+	// A number is sent as its text only while that text is exact (no "Infinity" for 1e400).
+	value: z.union([z.string(), exactNumber], {
 		errorMap: () => ({ message: 'must be text' }),
 	}),
 });

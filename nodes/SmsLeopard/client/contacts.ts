@@ -5,6 +5,7 @@ import { pathId, plainText, recordId } from './identifiers';
 import { phoneNumberSchema } from './phone-number';
 import { validateInput } from './validation';
 import { echo } from './echo';
+import { exactNumber } from './number-text';
 
 export interface CustomAttribute {
 	name: string;
@@ -22,7 +23,7 @@ export interface CreateContactRequest {
 
 const attribute = z.object({
 	name: plainText('an attribute name').pipe(z.string().trim().min(1, 'is required')),
-	value: z.union([z.string(), z.number(), z.boolean()]).transform(String),
+	value: z.union([z.string(), exactNumber, z.boolean()]).transform(String),
 });
 
 const createContactInput = z.object({

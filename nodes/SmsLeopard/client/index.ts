@@ -6,6 +6,7 @@ export * from './button-names';
 export * from './components';
 export * from './media-types';
 export * from './phone-number';
+export { numberTextProblem } from './number-text';
 export type { MediaRecord, MediaSource, UploadMediaRequest } from './media';
 export type {
 	SendTemplateRequest,

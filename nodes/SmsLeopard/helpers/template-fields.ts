@@ -11,7 +11,7 @@ import type {
 	TemplateDescription,
 	TemplateVariables,
 } from '../client';
-import { SmsLeopardValidationError, headerMediaCategory } from '../client';
+import { SmsLeopardValidationError, headerMediaCategory, numberTextProblem } from '../client';
 
 // The editor shows a field's label on one line of about 50 characters: say the essential first.
 const SNIPPET_LENGTH = 40;
@@ -142,17 +142,27 @@ function errorFieldName(match: RegExpExecArray): string {
 
 /**
  * A template value is one piece of text. An object or a list from an expression would go out as
- * "[object Object]" or "a,b": refused, as Define Below refuses it, so the user picks the value meant.
+ * "[object Object]" or "a,b", a function as its source, Infinity (JSON's 1e400) as "Infinity":
+ * refused, as Define Below refuses them, so the user picks the value meant.
  */
-function refuseStructuredValues(values: Record<string, unknown>): void {
+function refuseUnusableValues(values: Record<string, unknown>): void {
 	const issues = Object.entries(values)
-		.map(([id, raw]) => ({ raw, match: FIELD_ID.exec(id) }))
-		.filter(({ raw, match }) => match !== null && typeof raw === 'object' && raw !== null)
-		.map(({ raw, match }) => ({
+		.map(([id, raw]) => ({ problem: problemOf(raw), match: FIELD_ID.exec(id) }))
+		.filter(({ problem, match }) => match !== null && problem !== undefined)
+		.map(({ problem, match }) => ({
 			field: errorFieldName(match as RegExpExecArray),
-			message: `must be text or a number, not ${Array.isArray(raw) ? 'a list' : 'an object'}: pick one value with an expression such as {{ $json.order.id }}`,
+			message: problem as string,
 		}));
 	if (issues.length > 0) throw new SmsLeopardValidationError(issues);
+}
+
+function problemOf(raw: unknown): string | undefined {
+	if (typeof raw === 'number') return numberTextProblem(raw);
+	if (typeof raw === 'function' || typeof raw === 'symbol') {
+		return `must be text or a number, not a ${typeof raw}`;
+	}
+	if (typeof raw !== 'object' || raw === null) return undefined;
+	return `must be text or a number, not ${Array.isArray(raw) ? 'a list' : 'an object'}: pick one value with an expression such as {{ $json.order.id }}`;
 }
 
 /** Mapped values (by field id) to variables; empty optional values are left out. */
@@ -162,7 +172,7 @@ export function variablesFromMappedValues(
 	const header: PlaceholderValue[] = [];
 	const body: PlaceholderValue[] = [];
 	const buttons: ButtonValue[] = [];
-	refuseStructuredValues(values ?? {});
+	refuseUnusableValues(values ?? {});
 	for (const [id, raw] of Object.entries(values ?? {})) {
 		if (raw === null || raw === undefined || String(raw) === '') continue;
 		const value = String(raw);
