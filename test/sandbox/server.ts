@@ -72,6 +72,17 @@ function withEchoedHeaders(body: unknown, req: IncomingMessage): unknown {
 	return copy;
 }
 
+/** The `echoRequestBody` knob: the request's body, as read by the route, echoed. */
+function withEchoedBody(body: unknown, requestBody: unknown): unknown {
+	if (!isPlainObject(body) || requestBody === undefined) return body;
+	const echo = ` (request: ${JSON.stringify(requestBody)})`;
+	const copy: Record<string, unknown> = { ...body, request_body: requestBody };
+	for (const field of ['error_message', 'message']) {
+		if (typeof copy[field] === 'string') copy[field] = `${copy[field] as string}${echo}`;
+	}
+	return copy;
+}
+
 function makeExchange(
 	ctx: SandboxContext,
 	host: HostName,
@@ -97,6 +108,7 @@ function makeExchange(
 			}
 			record.status = status;
 			if (status >= 400 && ctx.options.echoRequestHeaders) body = withEchoedHeaders(body, req);
+			if (status >= 400 && ctx.options.echoRequestBody) body = withEchoedBody(body, record.body);
 			if (ctx.options.latencyMs > 0) await sleep(ctx.options.latencyMs);
 			if (ex.answerFault === 'slow') await sleep(ctx.options.slowMs);
 			if (ex.answerFault === 'malformedJson') {

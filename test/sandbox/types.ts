@@ -69,6 +69,11 @@ export interface SandboxOptions {
 	 * field.
 	 */
 	echoRequestHeaders?: boolean;
+	/**
+	 * A careless gateway: every error answer to a request whose body was read echoes that body
+	 * (with any `status_secret` in it) in its message and a `request_body` field.
+	 */
+	echoRequestBody?: boolean;
 }
 
 export type RunawayPagination = 'off' | 'repeat' | 'fresh';
@@ -118,6 +123,7 @@ export interface ResolvedOptions {
 	noSenderListing: boolean;
 	smsDeliveryMs: number;
 	echoRequestHeaders: boolean;
+	echoRequestBody: boolean;
 }
 
 export type HostName = 'chat' | 'contacts';

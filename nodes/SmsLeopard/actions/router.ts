@@ -34,7 +34,7 @@ export async function route(this: IExecuteFunctions): Promise<INodeExecutionData
 		requestsPerSecond: options.requestsPerSecond,
 		parallelCalls: workers,
 	});
-	const secrets = credentialSecrets(await this.getCredentials(CREDENTIAL_TYPE));
+	const credentials = await this.getCredentials(CREDENTIAL_TYPE);
 	const state: ExecutionState = newExecutionState(client);
 	const continueOnFail = this.continueOnFail();
 	const toErrorOutput = this.getNode().onError === 'continueErrorOutput';
@@ -64,6 +64,8 @@ export async function route(this: IExecuteFunctions): Promise<INodeExecutionData
 		await Promise.all(Array.from({ length: workers }, worker));
 	}
 
+	// After the run: the items' own secrets are known once every item was read.
+	const secrets = credentialSecrets(credentials, state.bodySecrets);
 	const output: INodeExecutionData[] = [];
 	for (let itemIndex = 0; itemIndex < items.length; itemIndex++) {
 		const outcome = outcomes[itemIndex];

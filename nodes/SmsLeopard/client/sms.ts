@@ -39,11 +39,35 @@ const text = (what: string) =>
 		.string({ required_error: 'is required', invalid_type_error: `must be ${what} as text` })
 		.refine((value) => value.trim() !== '', 'is required');
 
+/**
+ * Delivery reports carry the Delivery Report Secret: over plain http anyone on the way reads it and
+ * can forge reports. http is accepted only for this machine (localhost, 127.0.0.0/8, [::1]), where
+ * nothing travels over a network; the URL parser has already normalised 127.1 or 0x7f.0.0.1.
+ */
+function encryptedOrLocal(url: string): boolean {
+	let parsed: URL;
+	try {
+		parsed = new URL(url);
+	} catch {
+		return true; // not a URL at all: .url() above already says so
+	}
+	const { protocol, hostname } = parsed;
+	if (protocol === 'https:') return true;
+	const host = hostname.toLowerCase();
+	return (
+		protocol === 'http:' &&
+		(host === 'localhost' || host === '[::1]' || /^127\.\d+\.\d+\.\d+$/.test(host))
+	);
+}
+
 const statusUrl = z
 	.string()
 	.trim()
 	.url('must be a URL such as https://example.com/webhook/sms-status')
-	.refine((url) => /^https?:\/\//i.test(url), { message: 'must start with https:// or http://' });
+	.refine(encryptedOrLocal, {
+		message:
+			'must start with https:// (reports carry the Delivery Report Secret; http:// only for localhost, 127.0.0.1 or [::1])',
+	});
 
 const sendSmsInput = z
 	.object({

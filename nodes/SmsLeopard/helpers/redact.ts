@@ -2,7 +2,9 @@
  * Keeps the credential out of everything the node emits. A server or proxy may echo the request's
  * Authorization header (or the key and secret decoded from it) in an error body; whatever comes
  * back, the API key, the API secret and the Basic token built from them are replaced before an
- * error is thrown or an item is output.
+ * error is thrown or an item is output. The same holds for secrets the workflow puts in a request
+ * body, such as Send SMS's Delivery Report Secret (`status_secret`), which a gateway echoing the
+ * request would otherwise show in item errors and the run error.
  */
 import type { ICredentialDataDecryptedObject } from 'n8n-workflow';
 
@@ -11,12 +13,23 @@ export const REDACTED = '[redacted]';
 /** Shorter values are not replaced: they would mangle ordinary text and cannot be real secrets. */
 const MIN_SECRET_LENGTH = 4;
 
-export function credentialSecrets(credentials: ICredentialDataDecryptedObject): string[] {
+export function credentialSecrets(
+	credentials: ICredentialDataDecryptedObject,
+	bodySecrets: Iterable<string> = [],
+): string[] {
 	const key = typeof credentials.apiKey === 'string' ? credentials.apiKey : '';
 	const secret = typeof credentials.apiSecret === 'string' ? credentials.apiSecret : '';
 	const token = Buffer.from(`${key}:${secret}`).toString('base64');
+	const written = (value: string) => [
+		value,
+		encodeURIComponent(value),
+		// As it appears inside a JSON string of an echoed body: quotes and backslashes escaped.
+		JSON.stringify(value).slice(1, -1),
+	];
 	// Longest first, so a secret that contains the key is replaced whole.
-	return [token, key, secret, encodeURIComponent(key), encodeURIComponent(secret)]
+	return [
+		...new Set([token, ...written(key), ...written(secret), ...[...bodySecrets].flatMap(written)]),
+	]
 		.filter((value) => value.length >= MIN_SECRET_LENGTH)
 		.sort((a, b) => b.length - a.length);
 }
@@ -53,11 +66,9 @@ export function redactDeep<T>(value: T, secrets: string[], seen = new WeakSet<ob
  */
 export function redactError<E extends Error>(error: E, secrets: string[]): E {
 	const fields = error as unknown as Record<string, unknown>;
-	for (const name of Object.keys(fields)) {
-		// The node the error names is the workflow's own node: parameters, never the credential.
-		if (name === 'node') continue;
-		fields[name] = redactDeep(fields[name], secrets);
-	}
+	// All fields, the node the error names too: its parameters never hold the credential, but may
+	// hold a typed Delivery Report Secret. redactDeep copies, so the workflow's node is untouched.
+	for (const name of Object.keys(fields)) fields[name] = redactDeep(fields[name], secrets);
 	error.message = redactText(error.message, secrets);
 	if (error.stack) error.stack = redactText(error.stack, secrets);
 	return error;
