@@ -4,7 +4,14 @@
  * editor shows it and the item; never crashed on, rounded or clamped. Digits given as text work.
  */
 import type { INodeParameters } from 'n8n-workflow';
-import { type NodeEnv, flowSendParameters, jsonItems, startNodeEnv } from './support';
+import { TEMPLATES } from '../sandbox';
+import {
+	type NodeEnv,
+	flowSendParameters,
+	jsonItems,
+	startNodeEnv,
+	templateLocator,
+} from './support';
 
 let env: NodeEnv;
 beforeAll(async () => {
@@ -123,6 +130,46 @@ describe('Request Options numbers from expressions', () => {
 			`Invalid input in item 1 (index 0): Request Options > ${label} ${problem}`,
 		);
 		expect(env.sandbox.requests).toHaveLength(0);
+	});
+});
+
+describe('Send Template Define Below numbers from expressions', () => {
+	const define = (body: unknown, button: unknown): INodeParameters => ({
+		...flowSendParameters,
+		template: templateLocator(TEMPLATES.quickReplies.id),
+		bodyVariables: { variable: [{ placeholder: body, value: 'Amina' }] } as INodeParameters,
+		buttons: { button: [{ kind: 'quickReply', position: button, value: 'no' }] } as INodeParameters,
+	});
+
+	it.each(BAD_VALUES)(
+		'a placeholder number %s is refused naming the entry, nothing sent',
+		async (_name, value) => {
+			const { error } = await env.run(define(value, 2), jsonItems({ phone: '+254700000001' }));
+			expect(error?.message).toMatch(
+				/^Invalid input in item 1 \(index 0\): "Body Variables, entry 1 \(placeholder\)" must be/,
+			);
+			expect(env.sends()).toHaveLength(0);
+		},
+	);
+
+	it.each(BAD_VALUES)(
+		'a button position %s is refused naming the position, not a neighbouring button',
+		async (_name, value) => {
+			const { error } = await env.run(define(1, value), jsonItems({ phone: '+254700000001' }));
+			expect(error?.message).toMatch(
+				/^Invalid input in item 1 \(index 0\): "Buttons, entry 1 \(position\)" must be/,
+			);
+			expect(env.sends()).toHaveLength(0);
+		},
+	);
+
+	it('digits as text: placeholder "1" and position "2" send quick_reply:1', async () => {
+		const { error } = await env.run(
+			define("={{ '1' }}", "={{ '2' }}"),
+			jsonItems({ phone: '+254700000001' }),
+		);
+		expect(error).toBeUndefined();
+		expect(JSON.stringify(env.sends()[0])).toContain('{"name":"quick_reply:1","value":"no"}');
 	});
 });
 

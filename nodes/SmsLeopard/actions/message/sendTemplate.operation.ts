@@ -25,6 +25,7 @@ import {
 	planHeaderMedia,
 } from '../../helpers/header-media';
 import { duringAction } from '../../helpers/node-errors';
+import { readNumber } from '../../helpers/number-option';
 import { echo } from '../../client/echo';
 import { mediaIdFromMappedValues, variablesFromMappedValues } from '../../helpers/template-fields';
 import { templateFor } from '../../helpers/template-lookup';
@@ -264,9 +265,34 @@ export const description: INodeProperties[] = [
 
 type Entries<T> = { variable?: T[]; button?: T[] };
 
-function placeholderValues(raw: Entries<PlaceholderValue>): PlaceholderValue[] {
-	return (raw.variable ?? []).map((entry) => ({
-		placeholder: entry.placeholder,
+/**
+ * Whole numbers of the entries (placeholder numbers, button positions) as the editor bounds them.
+ * An expression giving "abc", 0, 1.5 or NaN is collected as an issue naming the entry, never
+ * turned into a neighbouring button by arithmetic on it; digits as text read as their number.
+ */
+class EntryNumbers {
+	readonly issues: Array<{ field: string; message: string }> = [];
+
+	read(value: unknown, fallback: number, min: number, field: string): number {
+		const reading = readNumber(value, fallback, { min, whole: true });
+		if (reading.ok) return reading.value;
+		this.issues.push({ field, message: reading.problem });
+		return fallback;
+	}
+}
+
+function placeholderValues(
+	raw: Entries<PlaceholderValue>,
+	numbers: EntryNumbers,
+	where: 'header' | 'body',
+): PlaceholderValue[] {
+	return (raw.variable ?? []).map((entry, position) => ({
+		placeholder: numbers.read(
+			entry.placeholder,
+			1,
+			1,
+			`variables.${where}[${position}].placeholder`,
+		),
 		value: entry.value,
 	}));
 }
@@ -282,23 +308,46 @@ interface ButtonEntry {
 }
 
 /** The API's 0-based button index (`quick_reply:0`), whichever way the node version counts. */
-function apiIndex(entry: ButtonEntry, oneBased: boolean): number {
-	return oneBased ? (entry.position ?? 1) - 1 : (entry.index ?? 0);
+function apiIndex(
+	entry: ButtonEntry,
+	oneBased: boolean,
+	numbers: EntryNumbers,
+	field: string,
+): number {
+	return oneBased
+		? numbers.read(entry.position, 1, 1, `${field}.position`) - 1
+		: numbers.read(entry.index, 0, 0, `${field}.index`);
 }
 
-function buttonValues(raw: Entries<ButtonEntry>, oneBased: boolean): ButtonValue[] {
-	return (raw.button ?? []).map((entry) => {
-		const index = apiIndex(entry, oneBased);
+function buttonValues(
+	raw: Entries<ButtonEntry>,
+	oneBased: boolean,
+	numbers: EntryNumbers,
+): ButtonValue[] {
+	return (raw.button ?? []).map((entry, position) => {
+		const field = `variables.buttons[${position}]`;
 		switch (entry.kind) {
 			case 'quickReply':
-				return { kind: 'quickReply', index, value: entry.value };
+				return {
+					kind: 'quickReply',
+					index: apiIndex(entry, oneBased, numbers, field),
+					value: entry.value,
+				};
 			case 'authCode':
 				// Rule 11: the code goes in BUTTONS under the placeholder number of the copy-code button.
 				return { kind: 'placeholder', placeholder: 1, value: entry.value };
 			case 'placeholder':
-				return { kind: 'placeholder', placeholder: entry.placeholder ?? 1, value: entry.value };
+				return {
+					kind: 'placeholder',
+					placeholder: numbers.read(entry.placeholder, 1, 1, `${field}.placeholder`),
+					value: entry.value,
+				};
 			default:
-				return { kind: 'url', index, value: entry.value };
+				return {
+					kind: 'url',
+					index: apiIndex(entry, oneBased, numbers, field),
+					value: entry.value,
+				};
 		}
 	});
 }
@@ -307,18 +356,26 @@ export function readDefinedVariables(
 	context: IExecuteFunctions,
 	itemIndex: number,
 ): TemplateVariables {
-	return {
+	const numbers = new EntryNumbers();
+	const variables = {
 		header: placeholderValues(
 			context.getNodeParameter('headerVariables', itemIndex, {}) as Entries<PlaceholderValue>,
+			numbers,
+			'header',
 		),
 		body: placeholderValues(
 			context.getNodeParameter('bodyVariables', itemIndex, {}) as Entries<PlaceholderValue>,
+			numbers,
+			'body',
 		),
 		buttons: buttonValues(
 			context.getNodeParameter('buttons', itemIndex, {}) as Entries<ButtonEntry>,
 			context.getNode().typeVersion >= 1.1,
+			numbers,
 		),
 	};
+	if (numbers.issues.length > 0) throw new SmsLeopardValidationError(numbers.issues);
+	return variables;
 }
 
 function readVariables(
