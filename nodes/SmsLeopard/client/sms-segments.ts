@@ -47,14 +47,15 @@ export function isGsmCharacter(character: string): boolean {
 
 export function countSmsSegments(text: string): SmsSegments {
 	let septets = 0;
-	const nonGsm: string[] = [];
+	// A set: a long text of many distinct characters (CJK) would make a list search quadratic.
+	const nonGsm = new Set<string>();
 	// for..of walks code points, so an emoji is one character here, not two halves.
 	for (const character of text) {
 		if (BASIC.has(character)) septets += 1;
 		else if (EXTENSION.has(character)) septets += 2;
-		else if (!nonGsm.includes(character)) nonGsm.push(character);
+		else nonGsm.add(character);
 	}
-	const encoding: SmsEncoding = nonGsm.length === 0 ? 'GSM-7' : 'UCS-2';
+	const encoding: SmsEncoding = nonGsm.size === 0 ? 'GSM-7' : 'UCS-2';
 	const length = encoding === 'GSM-7' ? septets : text.length;
 	const limits = SMS_LIMITS[encoding];
 	const single = length <= limits.single;
@@ -63,7 +64,7 @@ export function countSmsSegments(text: string): SmsSegments {
 		length,
 		parts: length === 0 ? 0 : single ? 1 : splitParts(text, encoding, limits.multi),
 		perPart: single ? limits.single : limits.multi,
-		nonGsmCharacters: nonGsm.slice(0, 5),
+		nonGsmCharacters: [...nonGsm].slice(0, 5),
 	};
 }
 
