@@ -165,6 +165,30 @@ describe('Numbers that would go out as "Infinity"', () => {
 		expect(sentText()).not.toContain('Infinity');
 	});
 
+	it('Send Template Define Below: a number from an expression goes out as its text; Infinity is refused', async () => {
+		const define = (second: string) => ({
+			...template,
+			variablesMode: 'define',
+			bodyVariables: {
+				variable: [
+					{ placeholder: 1, value: 'Amina' },
+					{ placeholder: 2, value: second },
+				],
+			},
+		});
+		const refused = await env.run(define('={{ 1 / 0 }}'), jsonItems({ phone: '+254700000001' }));
+		expect(refused.error?.message).toMatch(
+			/^Invalid input in item 1 \(index 0\): "Body Variables, entry 2 \(value\)" is Infinity/,
+		);
+		expect(env.sends()).toHaveLength(0);
+		const sent = await env.run(
+			define('={{ $json.order }}'),
+			jsonItems({ phone: '+254700000001', order: 1042 }),
+		);
+		expect(sent.error).toBeUndefined();
+		expect(JSON.stringify(env.sends()[0])).toContain('{"name":"2","value":"1042"}');
+	});
+
 	it('Contact > Create: a custom attribute of Infinity is refused naming it', async () => {
 		const { error } = await env.run(
 			{

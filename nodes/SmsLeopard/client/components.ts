@@ -170,7 +170,7 @@ export function buildComponentList(
 const PLACEHOLDER_NUMBER = /^[1-9]\d*$/;
 
 const rawField = z.object({
-	name: z.union([z.string(), z.number()], {
+	name: z.union([z.string(), exactNumber], {
 		errorMap: () => ({ message: 'must be text such as "1" or "quick_reply:0"' }),
 	}),
 	// A number is sent as its text only while that text is exact (no "Infinity" for 1e400).

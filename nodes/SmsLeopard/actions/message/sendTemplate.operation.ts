@@ -14,6 +14,7 @@ import {
 	type PlaceholderValue,
 	SmsLeopardValidationError,
 	type TemplateVariables,
+	numberTextProblem,
 	buildSendTemplateBody,
 	checkAgainstTemplate,
 	fitUrlButtonValues,
@@ -279,6 +280,17 @@ class EntryNumbers {
 		this.issues.push({ field, message: reading.problem });
 		return fallback;
 	}
+
+	/**
+	 * An entry's value: a number from an expression (an order number) goes out as its text, as in
+	 * the other modes, while that text is exact; anything else is left for the checks to name.
+	 */
+	text(value: unknown, field: string): string {
+		if (typeof value !== 'number') return value as string;
+		const problem = numberTextProblem(value);
+		if (problem) this.issues.push({ field, message: problem });
+		return String(value);
+	}
 }
 
 function placeholderValues(
@@ -293,7 +305,7 @@ function placeholderValues(
 			1,
 			`variables.${where}[${position}].placeholder`,
 		),
-		value: entry.value,
+		value: numbers.text(entry.value, `variables.${where}[${position}].value`),
 	}));
 }
 
@@ -324,8 +336,9 @@ function buttonValues(
 	oneBased: boolean,
 	numbers: EntryNumbers,
 ): ButtonValue[] {
-	return (raw.button ?? []).map((entry, position) => {
+	return (raw.button ?? []).map((given, position) => {
 		const field = `variables.buttons[${position}]`;
+		const entry = { ...given, value: numbers.text(given.value, `${field}.value`) };
 		switch (entry.kind) {
 			case 'quickReply':
 				return {
