@@ -5,6 +5,7 @@
  * written = may have been sent.
  */
 import net from 'net';
+import { binaryItem } from '../harness';
 import { TEMPLATES } from '../sandbox';
 import { type NodeEnv, jsonItems, senderLocator, startNodeEnv, templateLocator } from './support';
 
@@ -58,12 +59,26 @@ describe('connection failures inside n8n (httpRequestWithAuthentication)', () =>
 		expect(['ENOTFOUND', 'EAI_AGAIN']).toContain(json.code);
 	});
 
-	it('a reset after the request was written may have been sent', async () => {
-		// Reads the request, then drops the connection without an answer (TCP RST).
+	/**
+	 * A server that answers the listings before a send (GET) with `onRead` and drops the connection
+	 * without an answer (TCP RST) once it has read a send (POST).
+	 */
+	async function resettingSends(onRead: (socket: net.Socket) => void) {
 		const server = net.createServer((socket) =>
-			socket.once('data', () => socket.resetAndDestroy()),
+			socket.once('data', (chunk: Buffer) => {
+				if (chunk.toString('latin1').startsWith('GET ')) onRead(socket);
+				else socket.resetAndDestroy();
+			}),
 		);
 		await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+		return server;
+	}
+	const notFound = (socket: net.Socket) =>
+		socket.end('HTTP/1.1 404 Not Found\r\ncontent-length: 0\r\nconnection: close\r\n\r\n');
+
+	it('a reset after the request was written may have been sent', async () => {
+		// The listings answer 404 (an account without them): the send itself goes out and is reset.
+		const server = await resettingSends(notFound);
 		const { port } = server.address() as net.AddressInfo;
 		try {
 			const { json, description } = await failureOf(`http://127.0.0.1:${port}`);
@@ -72,5 +87,48 @@ describe('connection failures inside n8n (httpRequestWithAuthentication)', () =>
 		} finally {
 			server.close();
 		}
+	});
+
+	it('a reset of the sender listing before the send is not sent, and safe to run again', async () => {
+		const server = await resettingSends((socket) => socket.resetAndDestroy());
+		const { port } = server.address() as net.AddressInfo;
+		try {
+			const { json, description } = await failureOf(`http://127.0.0.1:${port}`);
+			expect(json).toMatchObject({ code: 'ECONNRESET', mayHaveBeenSent: false });
+			expect(description).not.toContain('may have reached the service');
+			expect(description).toMatch(/Not sent \(.*\): item 1 \(index 0\); safe to run again/);
+		} finally {
+			server.close();
+		}
+	});
+
+	it('Media > Upload: a reset of the sender check is not sent; a reset of the upload may be', async () => {
+		const upload = {
+			resource: 'media',
+			operation: 'upload',
+			senderNumber: senderLocator,
+			binaryPropertyName: 'data',
+			requestOptions: { timeout: 5, maxRateLimitWait: 0 },
+		};
+		const file = Buffer.from('%PDF-1.4 catalogue');
+		const outcome = async (onRead: (socket: net.Socket) => void) => {
+			const server = await resettingSends(onRead);
+			const { port } = server.address() as net.AddressInfo;
+			try {
+				const item = await binaryItem({}, 'data', file, 'catalogue.pdf', 'application/pdf');
+				const { items } = await env.run(upload, [item], {
+					continueOnFail: true,
+					chatUrl: `http://127.0.0.1:${port}`,
+				});
+				return items[0].json;
+			} finally {
+				server.close();
+			}
+		};
+		expect(await outcome((socket) => socket.resetAndDestroy())).toMatchObject({
+			code: 'ECONNRESET',
+			mayHaveBeenSent: false,
+		});
+		expect(await outcome(notFound)).toMatchObject({ code: 'ECONNRESET', mayHaveBeenSent: true });
 	});
 });

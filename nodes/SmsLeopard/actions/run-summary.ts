@@ -4,25 +4,9 @@
  * reached SMSLeopard with its answer lost (a reset or timeout after the request went out, a 5xx, a
  * success status with a broken body): running them again may send twice.
  */
-import { NodeApiError } from 'n8n-workflow';
-import {
-	SmsLeopardApiError,
-	SmsLeopardConnectionError,
-	SmsLeopardResponseError,
-	SmsLeopardServerError,
-} from '../client';
 import { itemLabel, itemsLabel } from '../helpers/item-label';
+import { itemMayHaveBeenSent } from '../helpers/send-state';
 import type { ItemOutcome } from './operation';
-
-/** True when the failed request may still have been acted on by the service. */
-export function mayHaveBeenActedOn(error: unknown): boolean {
-	if (error instanceof SmsLeopardConnectionError) return error.requestSent;
-	if (error instanceof SmsLeopardServerError) return true;
-	if (error instanceof SmsLeopardResponseError) return true;
-	if (error instanceof SmsLeopardApiError) return false;
-	// An n8n API error the client did not classify: no way to know, so assume the worst.
-	return error instanceof NodeApiError;
-}
 
 export function summariseRun(outcomes: Array<ItemOutcome | undefined>, itemCount: number): string {
 	const sent: string[] = [];
@@ -33,7 +17,7 @@ export function summariseRun(outcomes: Array<ItemOutcome | undefined>, itemCount
 		if (outcome?.ok) {
 			const ids = outcome.results.map((json) => json.messageId).filter(Boolean);
 			sent.push(ids.length ? `${itemLabel(itemIndex)}: ${ids.join(', ')}` : itemLabel(itemIndex));
-		} else if (outcome && mayHaveBeenActedOn(outcome.error)) {
+		} else if (outcome && itemMayHaveBeenSent(outcome.error)) {
 			maybe.push(itemIndex);
 		} else {
 			notSent.push(itemIndex);

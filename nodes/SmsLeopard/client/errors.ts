@@ -8,6 +8,12 @@ export type ApiErrorKind =
 	'authentication' | 'permission' | 'notFound' | 'rateLimit' | 'server' | 'badRequest' | 'other';
 
 export class SmsLeopardError extends Error {
+	/**
+	 * True when the service may have acted on the request although it failed: running it again may
+	 * send twice. Set by the one rule in send-state.ts; false for anything refused before sending.
+	 */
+	mayHaveBeenSent = false;
+
 	constructor(message: string) {
 		super(message);
 		this.name = new.target.name;
@@ -181,5 +187,6 @@ export class SmsLeopardResponseError extends SmsLeopardError {
 export class SmsLeopardUnconfirmedError extends SmsLeopardConnectionError {
 	constructor(message: string, causeCode: string) {
 		super(message, { requestSent: true, causeCode });
+		this.mayHaveBeenSent = true;
 	}
 }
