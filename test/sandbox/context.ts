@@ -59,6 +59,7 @@ export const DEFAULT_OPTIONS: ResolvedOptions = {
 	noSenderListing: false,
 	smsDeliveryMs: 2000,
 	echoRequestHeaders: false,
+	sendAnswers: 'complete',
 };
 
 const FRACTIONS = [
@@ -120,6 +121,9 @@ export function mergeOptions(
 	}
 	if (!isNonNegativeInteger(merged.smsDeliveryMs)) problems.push('smsDeliveryMs');
 	if (typeof merged.echoRequestHeaders !== 'boolean') problems.push('echoRequestHeaders');
+	if (!['complete', 'dropLast', 'noNumbers'].includes(merged.sendAnswers)) {
+		problems.push('sendAnswers');
+	}
 	if (!Number.isInteger(merged.seed)) problems.push('seed');
 	if (!isNonNegativeInteger(merged.groupCount)) problems.push('groupCount');
 	if (!(Number.isInteger(merged.maxPerPage) && merged.maxPerPage >= 1)) problems.push('maxPerPage');

@@ -69,7 +69,15 @@ export interface SandboxOptions {
 	 * field.
 	 */
 	echoRequestHeaders?: boolean;
+	/**
+	 * How a send answer (SMS and chat) lists what was sent, as gateways do at times: 'complete'
+	 * (default), 'dropLast' (the last recipient is sent but left out of the answer) or 'noNumbers'
+	 * (entries without their number).
+	 */
+	sendAnswers?: SendAnswers;
 }
+
+export type SendAnswers = 'complete' | 'dropLast' | 'noNumbers';
 
 export type RunawayPagination = 'off' | 'repeat' | 'fresh';
 
@@ -118,6 +126,7 @@ export interface ResolvedOptions {
 	noSenderListing: boolean;
 	smsDeliveryMs: number;
 	echoRequestHeaders: boolean;
+	sendAnswers: SendAnswers;
 }
 
 export type HostName = 'chat' | 'contacts';
