@@ -4,7 +4,12 @@
  * real cause: refused or unknown host = not sent, safe to run again; reset after the request was
  * written = may have been sent.
  */
+import { execFileSync } from 'child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'fs';
 import net from 'net';
+import { tmpdir } from 'os';
+import { join } from 'path';
+import tls from 'tls';
 import { binaryItem } from '../harness';
 import { TEMPLATES } from '../sandbox';
 import { type NodeEnv, jsonItems, senderLocator, startNodeEnv, templateLocator } from './support';
@@ -131,4 +136,84 @@ describe('connection failures inside n8n (httpRequestWithAuthentication)', () =>
 		});
 		expect(await outcome(notFound)).toMatchObject({ code: 'ECONNRESET', mayHaveBeenSent: true });
 	});
+
+	describe('a TLS handshake that fails: the request was never written, so not sent', () => {
+		/** Send SMS: its first request is the send itself (no listing before it). */
+		const sms = {
+			resource: 'message',
+			operation: 'sendSms',
+			source: 'SMS_Leopard',
+			recipient: '+254700000001',
+			message: 'Hello',
+			requestOptions: { timeout: 5, maxRateLimitWait: 0 },
+		};
+		async function expectNotSent(server: net.Server) {
+			const { port } = server.address() as net.AddressInfo;
+			const contactsUrl = `https://127.0.0.1:${port}`;
+			try {
+				const { items } = await env.run(sms, jsonItems({}), { continueOnFail: true, contactsUrl });
+				expect(items[0].json).toMatchObject({ mayHaveBeenSent: false });
+				const { error } = await env.run(sms, jsonItems({}), { contactsUrl });
+				expect(String(error?.description)).toContain(
+					'did not reach the service: it is safe to run again',
+				);
+				return items[0].json;
+			} finally {
+				server.close();
+			}
+		}
+		const listening = async <S extends net.Server>(server: S): Promise<S> => {
+			await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+			return server;
+		};
+
+		it.each([
+			['closes the connection', (socket: net.Socket) => socket.destroy()],
+			[
+				'answers plain HTTP',
+				(socket: net.Socket) => socket.end('HTTP/1.1 400 Bad Request\r\n\r\n'),
+			],
+		])('the server %s on the ClientHello', async (_what, onHello) => {
+			await expectNotSent(
+				await listening(net.createServer((socket) => socket.once('data', () => onHello(socket)))),
+			);
+		});
+
+		it('the server certificate is self-signed', async () => {
+			const { key, cert } = selfSignedCertificate();
+			const server = await listening(
+				tls.createServer({ key, cert }, (socket) => socket.end('HTTP/1.1 201 Created\r\n\r\n')),
+			);
+			server.on('tlsClientError', () => undefined);
+			expect(await expectNotSent(server)).toMatchObject({ code: 'DEPTH_ZERO_SELF_SIGNED_CERT' });
+		});
+	});
 });
+
+/** A throw-away key and certificate for 127.0.0.1, made by the openssl command line. */
+function selfSignedCertificate(): { key: Buffer; cert: Buffer } {
+	const folder = mkdtempSync(join(tmpdir(), 'smsleopard-tls-'));
+	try {
+		execFileSync(
+			'openssl',
+			[
+				'req',
+				'-x509',
+				'-newkey',
+				'rsa:2048',
+				'-nodes',
+				'-days',
+				'1',
+				'-subj',
+				'/CN=127.0.0.1',
+			].concat(['-keyout', join(folder, 'key.pem'), '-out', join(folder, 'cert.pem')]),
+			{ stdio: 'ignore' },
+		);
+		return {
+			key: readFileSync(join(folder, 'key.pem')),
+			cert: readFileSync(join(folder, 'cert.pem')),
+		};
+	} finally {
+		rmSync(folder, { recursive: true, force: true });
+	}
+}
