@@ -4,7 +4,15 @@
  * recipient missing from the answer, or entries without their numbers. Such items were sent, so
  * they must never read "not sent, safe to run again"; under every On Error setting.
  */
-import { type NodeEnv, flowSendParameters, jsonItems, startNodeEnv } from './support';
+import { binaryItem } from '../harness';
+import { TEMPLATES } from '../sandbox';
+import {
+	type NodeEnv,
+	flowSendParameters,
+	jsonItems,
+	startNodeEnv,
+	templateLocator,
+} from './support';
 
 let env: NodeEnv;
 beforeAll(async () => {
@@ -110,5 +118,69 @@ describe('a template send answered without its recipient', () => {
 		);
 		// Sent each time, never repeated within a run.
 		expect(env.sandbox.state.sentMessages).toHaveLength(3);
+	});
+});
+
+describe('a header upload whose answer cannot be read, before the template send', () => {
+	// The upload may have stored the file (an unreadable success is never repeated), but the item's
+	// message never went out: not sent.
+	let faulted: string[] = [];
+	let armed = false;
+	let uploadEnv: NodeEnv;
+	beforeAll(async () => {
+		uploadEnv = await startNodeEnv(
+			{},
+			{
+				// The template listing is the last read before the upload: the next answer is cut to
+				// half its JSON after the sandbox handled the request.
+				onResponse(entry) {
+					if (armed && entry.path.endsWith('/templates')) {
+						uploadEnv.sandbox.setOptions({ malformedJsonRate: 1 });
+					}
+				},
+				onFault(entry) {
+					faulted.push(`${entry.method} ${entry.path}`);
+					armed = false;
+					uploadEnv.sandbox.setOptions({ malformedJsonRate: 0 });
+				},
+			},
+		);
+	});
+	afterAll(async () => await uploadEnv.stop());
+
+	it('leaves the item not sent, safe to run again, under Continue On Fail and Stop Workflow', async () => {
+		const parameters = {
+			...flowSendParameters,
+			template: templateLocator(TEMPLATES.documentHeader.id),
+			variablesMode: 'template',
+			headerMedia: 'binary',
+			binaryPropertyName: 'brochure',
+			templateFields: { mappingMode: 'defineBelow', value: { body_1: 'INV-1' } },
+		};
+		const item = async () =>
+			await binaryItem(
+				{ phone: '+254700300001' },
+				'brochure',
+				Buffer.from('%PDF-1.4 brochure'),
+				'brochure.pdf',
+				'application/pdf',
+			);
+		for (const options of [{ continueOnFail: true }, {}]) {
+			uploadEnv.sandbox.reset();
+			faulted = [];
+			armed = true;
+			const { items, error } = await uploadEnv.run(parameters, [await item()], options);
+			expect(faulted).toEqual(['POST /v1/whatsapp/media']);
+			expect(uploadEnv.sandbox.state.media).toHaveLength(1);
+			expect(uploadEnv.sandbox.state.sentMessages).toHaveLength(0);
+			if (options.continueOnFail) {
+				expect(items[0].json).toMatchObject({ mayHaveBeenSent: false });
+				expect(String(items[0].json.error)).toMatch(/unexpected body/);
+			} else {
+				expect(String(error?.description)).toContain(
+					'Not sent (failed before SMSLeopard acted, or not started): item 1 (index 0); safe to run again.',
+				);
+			}
+		}
 	});
 });
