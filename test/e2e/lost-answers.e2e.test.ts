@@ -86,7 +86,7 @@ describe.each(selectedVersions())('lost answers in n8n %s', (version) => {
 		const error = errorText(result);
 		expect(error).toContain(`Sent: item 1 (index 0): ${sent[0].id}.`);
 		expect(error).toContain(
-			'Maybe sent, the answer was lost: item 2 (index 1); check in SMSLeopard',
+			'Maybe sent, not confirmed by SMSLeopard: item 2 (index 1); check in SMSLeopard',
 		);
 		expect(error).toContain(
 			'Not sent (failed before SMSLeopard acted, or not started): items 3-5 (indexes 2-4); safe to run again',
@@ -115,7 +115,7 @@ describe.each(selectedVersions())('lost answers in n8n %s', (version) => {
 		const error = errorText(stopped);
 		expect(error).toContain('ECONNREFUSED');
 		expect(error).toContain('The request did not reach the service: it is safe to run again');
-		expect(error).toContain('Maybe sent, the answer was lost: none.');
+		expect(error).toContain('Maybe sent, not confirmed by SMSLeopard: none.');
 		expect(error).not.toContain('may have reached');
 
 		const continued = await run('refused, continue', 1, send(REFUSED, 'continueRegularOutput'));
@@ -163,7 +163,7 @@ describe.each(selectedVersions())('lost answers in n8n %s', (version) => {
 			const ids = sentIds();
 			const error = errorText(result);
 			expect(error).toContain(`Sent: item 1 (index 0): ${ids[0]}; item 2 (index 1): ${ids[1]}.`);
-			expect(error).toContain('Maybe sent, the answer was lost: item 3 (index 2);');
+			expect(error).toContain('Maybe sent, not confirmed by SMSLeopard: item 3 (index 2);');
 			expect(error).toContain('Not sent (failed before SMSLeopard acted, or not started): none.');
 		});
 	});

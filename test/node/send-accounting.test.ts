@@ -68,7 +68,7 @@ describe('an SMS answer that leaves out a recipient it sent to', () => {
 		expect(description).toContain(
 			`Sent: item 1 (index 0): ${sent[0].id}; item 2 (index 1): ${sent[1].id}.`,
 		);
-		expect(description).toContain('Maybe sent, the answer was lost: item 3 (index 2);');
+		expect(description).toContain('Maybe sent, not confirmed by SMSLeopard: item 3 (index 2);');
 		expect(description).toContain(
 			'Not sent (failed before SMSLeopard acted, or not started): none.',
 		);
@@ -114,7 +114,7 @@ describe('a template send answered without its recipient', () => {
 		expect(routed.outputs[1][0].json.error).toMatchObject({ mayHaveBeenSent: true });
 		const stopped = await env.run(flowSendParameters, phones);
 		expect(String(stopped.error?.description)).toContain(
-			'Maybe sent, the answer was lost: item 1 (index 0);',
+			'Maybe sent, not confirmed by SMSLeopard: item 1 (index 0);',
 		);
 		// Sent each time, never repeated within a run.
 		expect(env.sandbox.state.sentMessages).toHaveLength(3);

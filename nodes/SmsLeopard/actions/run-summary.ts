@@ -1,8 +1,9 @@
 /**
  * What a run that stopped at a failed item had already done, so the user can rerun only what is
  * safe: every item is in exactly one group. "Maybe sent" holds items whose request may have
- * reached SMSLeopard with its answer lost (a reset or timeout after the request went out, a 5xx, a
- * success status with a broken body): running them again may send twice.
+ * reached SMSLeopard without a confirmation for them (a reset or timeout after the request went out,
+ * a 5xx, a success status with a broken body, an answer that does not list them): running them again
+ * may send twice. The one rule behind it is client/send-state.ts.
  */
 import { itemLabel, itemsLabel } from '../helpers/item-label';
 import { itemMayHaveBeenSent } from '../helpers/send-state';
@@ -25,7 +26,7 @@ export function summariseRun(outcomes: Array<ItemOutcome | undefined>, itemCount
 	}
 	const lines = [
 		`Sent: ${sent.length ? sent.join('; ') : 'none'}.`,
-		`Maybe sent, the answer was lost: ${maybe.length ? `${itemsLabel(maybe)}; check in SMSLeopard before running them again` : 'none'}.`,
+		`Maybe sent, not confirmed by SMSLeopard: ${maybe.length ? `${itemsLabel(maybe)}; check in SMSLeopard before running them again` : 'none'}.`,
 		`Not sent (failed before SMSLeopard acted, or not started): ${notSent.length ? `${itemsLabel(notSent)}; safe to run again` : 'none'}.`,
 	];
 	return lines.join('\n');

@@ -181,8 +181,9 @@ export class SmsLeopardResponseError extends SmsLeopardError {
 }
 
 /**
- * A request of many recipients (SMS) whose answer was lost, unreadable or a 5xx: the service may have
- * sent it. Never repeated; the message names the items so the user can check before resending.
+ * A send the service may have made without confirming it for these items: its answer was lost,
+ * unreadable or a 5xx, or it does not show the item's own entry. Never repeated; the message names
+ * the items so the user can check before resending.
  */
 export class SmsLeopardUnconfirmedError extends SmsLeopardConnectionError {
 	constructor(message: string, causeCode: string) {

@@ -1,8 +1,9 @@
 /**
  * SMS items go out many per request. Items that share what one request carries (sender ID, text or
  * pattern, delivery report URL and secret) are grouped in input order and cut into batches; each
- * answered recipient is matched back to its item. A batch whose answer was lost, unreadable or a 5xx
- * may have been sent: every item of it is reported "maybe sent", and nothing is sent again.
+ * answered recipient is paired back to its item (client/recipient-pairing.ts). A batch whose answer
+ * was lost, unreadable or a 5xx may have been sent: every item of it is reported "maybe sent", and
+ * so is an item the answer does not provably list; nothing is sent again.
  */
 import type { IDataObject } from 'n8n-workflow';
 import {
