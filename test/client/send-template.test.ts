@@ -64,7 +64,7 @@ describe('sendTemplate against the sandbox', () => {
 				templateId: TEMPLATES.flow.id,
 				destination,
 			});
-			ids.add(result.recipients[0].id);
+			ids.add(result.recipients[0].id ?? '');
 		}
 		expect(ids.size).toBe(3);
 	});

@@ -15,6 +15,7 @@ import {
 import { selectedVersions } from './matrix';
 import { expectOk, useSandboxedN8n } from './sandboxed-n8n';
 import { code, locator, smsLeopard, trigger, workflow } from './workflows/build';
+import { sendSms } from './workflows/sms';
 import { SENDERS, TEMPLATES } from '../sandbox';
 import { lostAnswer } from '../sandbox/lost-answer';
 
@@ -85,7 +86,7 @@ describe.each(selectedVersions())('lost answers in n8n %s', (version) => {
 		const error = errorText(result);
 		expect(error).toContain(`Sent: item 1 (index 0): ${sent[0].id}.`);
 		expect(error).toContain(
-			'Maybe sent, the answer was lost: item 2 (index 1); check in SMSLeopard',
+			'Maybe sent, not confirmed by SMSLeopard: item 2 (index 1); check in SMSLeopard',
 		);
 		expect(error).toContain(
 			'Not sent (failed before SMSLeopard acted, or not started): items 3-5 (indexes 2-4); safe to run again',
@@ -114,7 +115,7 @@ describe.each(selectedVersions())('lost answers in n8n %s', (version) => {
 		const error = errorText(stopped);
 		expect(error).toContain('ECONNREFUSED');
 		expect(error).toContain('The request did not reach the service: it is safe to run again');
-		expect(error).toContain('Maybe sent, the answer was lost: none.');
+		expect(error).toContain('Maybe sent, not confirmed by SMSLeopard: none.');
 		expect(error).not.toContain('may have reached');
 
 		const continued = await run('refused, continue', 1, send(REFUSED, 'continueRegularOutput'));
@@ -125,5 +126,45 @@ describe.each(selectedVersions())('lost answers in n8n %s', (version) => {
 			mayHaveBeenSent: false,
 		});
 		expect(n8n.sandbox.state.sentMessages).toHaveLength(0);
+	});
+
+	describe('an SMS answer that leaves out a recipient it sent to (sandbox sendAnswers: dropLast)', () => {
+		const phones = code(
+			'Customers',
+			"['+254710900001', '+254710900002', '+254710900003'].map((phone) => ({ json: { phone } }))",
+		);
+		const smsTo = (onError?: 'continueRegularOutput') => ({
+			...sendSms('Send', GOOD, 'Flash sale today only', { recipientsPerRequest: 3 }),
+			...(onError ? { onError } : {}),
+		});
+		const sentIds = () => n8n.sandbox.state.smsMessages.map((message) => message.id);
+
+		it('Continue On Fail: the listed items carry their own ids, the unlisted one is maybe sent', async () => {
+			n8n.sandbox.setOptions({ sendAnswers: 'dropLast' });
+			const result = await n8n.run(
+				workflow('sms answer without a recipient', [
+					[trigger(), phones, smsTo('continueRegularOutput')],
+				]),
+			);
+			expectOk(result);
+			const items = nodeItems(result.runData, 'Send');
+			const ids = sentIds();
+			expect(ids).toHaveLength(3);
+			expect(items.map((item) => item.messageId)).toEqual([ids[0], ids[1], undefined]);
+			expect(items[2]).toMatchObject({ mayHaveBeenSent: true, code: 'unpaired_answer' });
+		});
+
+		it('Stop Workflow: the summary gives the sent ids and the unlisted item as maybe sent', async () => {
+			n8n.sandbox.setOptions({ sendAnswers: 'dropLast' });
+			const result = await n8n.run(
+				workflow('sms answer without a recipient, stop', [[trigger(), phones, smsTo()]]),
+			);
+			expect(result.ok).toBe(false);
+			const ids = sentIds();
+			const error = errorText(result);
+			expect(error).toContain(`Sent: item 1 (index 0): ${ids[0]}; item 2 (index 1): ${ids[1]}.`);
+			expect(error).toContain('Maybe sent, not confirmed by SMSLeopard: item 3 (index 2);');
+			expect(error).toContain('Not sent (failed before SMSLeopard acted, or not started): none.');
+		});
 	});
 });

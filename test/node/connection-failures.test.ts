@@ -4,7 +4,13 @@
  * real cause: refused or unknown host = not sent, safe to run again; reset after the request was
  * written = may have been sent.
  */
+import { execFileSync } from 'child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'fs';
 import net from 'net';
+import { tmpdir } from 'os';
+import { join } from 'path';
+import tls from 'tls';
+import { binaryItem } from '../harness';
 import { TEMPLATES } from '../sandbox';
 import { type NodeEnv, jsonItems, senderLocator, startNodeEnv, templateLocator } from './support';
 
@@ -58,12 +64,26 @@ describe('connection failures inside n8n (httpRequestWithAuthentication)', () =>
 		expect(['ENOTFOUND', 'EAI_AGAIN']).toContain(json.code);
 	});
 
-	it('a reset after the request was written may have been sent', async () => {
-		// Reads the request, then drops the connection without an answer (TCP RST).
+	/**
+	 * A server that answers the listings before a send (GET) with `onRead` and drops the connection
+	 * without an answer (TCP RST) once it has read a send (POST).
+	 */
+	async function resettingSends(onRead: (socket: net.Socket) => void) {
 		const server = net.createServer((socket) =>
-			socket.once('data', () => socket.resetAndDestroy()),
+			socket.once('data', (chunk: Buffer) => {
+				if (chunk.toString('latin1').startsWith('GET ')) onRead(socket);
+				else socket.resetAndDestroy();
+			}),
 		);
 		await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+		return server;
+	}
+	const notFound = (socket: net.Socket) =>
+		socket.end('HTTP/1.1 404 Not Found\r\ncontent-length: 0\r\nconnection: close\r\n\r\n');
+
+	it('a reset after the request was written may have been sent', async () => {
+		// The listings answer 404 (an account without them): the send itself goes out and is reset.
+		const server = await resettingSends(notFound);
 		const { port } = server.address() as net.AddressInfo;
 		try {
 			const { json, description } = await failureOf(`http://127.0.0.1:${port}`);
@@ -73,4 +93,127 @@ describe('connection failures inside n8n (httpRequestWithAuthentication)', () =>
 			server.close();
 		}
 	});
+
+	it('a reset of the sender listing before the send is not sent, and safe to run again', async () => {
+		const server = await resettingSends((socket) => socket.resetAndDestroy());
+		const { port } = server.address() as net.AddressInfo;
+		try {
+			const { json, description } = await failureOf(`http://127.0.0.1:${port}`);
+			expect(json).toMatchObject({ code: 'ECONNRESET', mayHaveBeenSent: false });
+			expect(description).not.toContain('may have reached the service');
+			expect(description).toMatch(/Not sent \(.*\): item 1 \(index 0\); safe to run again/);
+		} finally {
+			server.close();
+		}
+	});
+
+	it('Media > Upload: a reset of the sender check is not sent; a reset of the upload may be', async () => {
+		const upload = {
+			resource: 'media',
+			operation: 'upload',
+			senderNumber: senderLocator,
+			binaryPropertyName: 'data',
+			requestOptions: { timeout: 5, maxRateLimitWait: 0 },
+		};
+		const file = Buffer.from('%PDF-1.4 catalogue');
+		const outcome = async (onRead: (socket: net.Socket) => void) => {
+			const server = await resettingSends(onRead);
+			const { port } = server.address() as net.AddressInfo;
+			try {
+				const item = await binaryItem({}, 'data', file, 'catalogue.pdf', 'application/pdf');
+				const { items } = await env.run(upload, [item], {
+					continueOnFail: true,
+					chatUrl: `http://127.0.0.1:${port}`,
+				});
+				return items[0].json;
+			} finally {
+				server.close();
+			}
+		};
+		expect(await outcome((socket) => socket.resetAndDestroy())).toMatchObject({
+			code: 'ECONNRESET',
+			mayHaveBeenSent: false,
+		});
+		expect(await outcome(notFound)).toMatchObject({ code: 'ECONNRESET', mayHaveBeenSent: true });
+	});
+
+	describe('a TLS handshake that fails: the request was never written, so not sent', () => {
+		/** Send SMS: its first request is the send itself (no listing before it). */
+		const sms = {
+			resource: 'message',
+			operation: 'sendSms',
+			source: 'SMS_Leopard',
+			recipient: '+254700000001',
+			message: 'Hello',
+			requestOptions: { timeout: 5, maxRateLimitWait: 0 },
+		};
+		async function expectNotSent(server: net.Server) {
+			const { port } = server.address() as net.AddressInfo;
+			const contactsUrl = `https://127.0.0.1:${port}`;
+			try {
+				const { items } = await env.run(sms, jsonItems({}), { continueOnFail: true, contactsUrl });
+				expect(items[0].json).toMatchObject({ mayHaveBeenSent: false });
+				const { error } = await env.run(sms, jsonItems({}), { contactsUrl });
+				expect(String(error?.description)).toContain(
+					'did not reach the service: it is safe to run again',
+				);
+				return items[0].json;
+			} finally {
+				server.close();
+			}
+		}
+		const listening = async <S extends net.Server>(server: S): Promise<S> => {
+			await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+			return server;
+		};
+
+		it.each([
+			['closes the connection', (socket: net.Socket) => socket.destroy()],
+			[
+				'answers plain HTTP',
+				(socket: net.Socket) => socket.end('HTTP/1.1 400 Bad Request\r\n\r\n'),
+			],
+		])('the server %s on the ClientHello', async (_what, onHello) => {
+			await expectNotSent(
+				await listening(net.createServer((socket) => socket.once('data', () => onHello(socket)))),
+			);
+		});
+
+		it('the server certificate is self-signed', async () => {
+			const { key, cert } = selfSignedCertificate();
+			const server = await listening(
+				tls.createServer({ key, cert }, (socket) => socket.end('HTTP/1.1 201 Created\r\n\r\n')),
+			);
+			server.on('tlsClientError', () => undefined);
+			expect(await expectNotSent(server)).toMatchObject({ code: 'DEPTH_ZERO_SELF_SIGNED_CERT' });
+		});
+	});
 });
+
+/** A throw-away key and certificate for 127.0.0.1, made by the openssl command line. */
+function selfSignedCertificate(): { key: Buffer; cert: Buffer } {
+	const folder = mkdtempSync(join(tmpdir(), 'smsleopard-tls-'));
+	try {
+		execFileSync(
+			'openssl',
+			[
+				'req',
+				'-x509',
+				'-newkey',
+				'rsa:2048',
+				'-nodes',
+				'-days',
+				'1',
+				'-subj',
+				'/CN=127.0.0.1',
+			].concat(['-keyout', join(folder, 'key.pem'), '-out', join(folder, 'cert.pem')]),
+			{ stdio: 'ignore' },
+		);
+		return {
+			key: readFileSync(join(folder, 'key.pem')),
+			cert: readFileSync(join(folder, 'cert.pem')),
+		};
+	} finally {
+		rmSync(folder, { recursive: true, force: true });
+	}
+}

@@ -40,7 +40,7 @@ describe('Stop on the first failure: what was sent, maybe sent and not sent', ()
 		expect(sent).toHaveLength(2);
 		expect(description).toContain(`Sent: item 1 (index 0): ${sent[0].id}.`);
 		expect(description).toContain(
-			'Maybe sent, the answer was lost: item 2 (index 1); check in SMSLeopard',
+			'Maybe sent, not confirmed by SMSLeopard: item 2 (index 1); check in SMSLeopard',
 		);
 		expect(description).toContain(
 			'Not sent (failed before SMSLeopard acted, or not started): items 3-5 (indexes 2-4); safe to run again',
@@ -58,7 +58,7 @@ describe('Stop on the first failure: what was sent, maybe sent and not sent', ()
 		expect(description).toContain(
 			`Sent: item 1 (index 0): ${sent[0].id}; item 2 (index 1): ${sent[1].id}.`,
 		);
-		expect(description).toContain('Maybe sent, the answer was lost: none.');
+		expect(description).toContain('Maybe sent, not confirmed by SMSLeopard: none.');
 		expect(description).toContain('items 3-4 (indexes 2-3); safe to run again');
 	});
 });

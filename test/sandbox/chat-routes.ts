@@ -1,6 +1,7 @@
 // The chat host: send, media upload, and the sender/template listings of the provider notes.
 import { randomBytes } from 'node:crypto';
 import type { SandboxContext } from './context';
+import { shapeSendAnswer } from './send-answers';
 import { readJson } from './json-body';
 import { handleMediaUpload } from './media-upload';
 import { validateSend } from './send-rules';
@@ -39,7 +40,8 @@ async function handleSend(ex: Exchange, ctx: SandboxContext): Promise<void> {
 	const counts = ctx.state.sendCountByDestination;
 	counts[destination] = (counts[destination] ?? 0) + 1;
 	// Success status is "not shown" in the spec; 200 like the provider's other JSON answers.
-	return ex.reply(200, { recipients: [{ id, cost: 0.8, number: destination, status: 'Success' }] });
+	const entries = [{ id, cost: 0.8, number: destination, status: 'Success' }];
+	return ex.reply(200, { recipients: shapeSendAnswer(entries, ctx.options.sendAnswers) });
 }
 
 export function chatHost(channel: string): HostDefinition {

@@ -60,6 +60,7 @@ export const DEFAULT_OPTIONS: ResolvedOptions = {
 	smsDeliveryMs: 2000,
 	echoRequestHeaders: false,
 	echoRequestBody: false,
+	sendAnswers: 'complete',
 };
 
 const FRACTIONS = [
@@ -122,6 +123,9 @@ export function mergeOptions(
 	if (!isNonNegativeInteger(merged.smsDeliveryMs)) problems.push('smsDeliveryMs');
 	if (typeof merged.echoRequestHeaders !== 'boolean') problems.push('echoRequestHeaders');
 	if (typeof merged.echoRequestBody !== 'boolean') problems.push('echoRequestBody');
+	if (!['complete', 'dropLast', 'noNumbers'].includes(merged.sendAnswers)) {
+		problems.push('sendAnswers');
+	}
 	if (!Number.isInteger(merged.seed)) problems.push('seed');
 	if (!isNonNegativeInteger(merged.groupCount)) problems.push('groupCount');
 	if (!(Number.isInteger(merged.maxPerPage) && merged.maxPerPage >= 1)) problems.push('maxPerPage');

@@ -4,6 +4,7 @@
 import { randomUUID } from 'node:crypto';
 import type { SandboxContext } from './context';
 import { readJson } from './json-body';
+import { shapeSendAnswer } from './send-answers';
 import { SMS_COST_PER_PART, SMS_CURRENCY, SMS_USD_RATE, SMS_UNDELIVERABLE_SUFFIX } from './seed';
 import type { Exchange } from './server';
 import { smsParts } from './sms-parts';
@@ -38,12 +39,15 @@ async function handleSend(ex: Exchange, ctx: SandboxContext): Promise<void> {
 	return ex.reply(201, {
 		success: true,
 		message: `Sent to ${records.length}/${records.length}. Cost ${SMS_CURRENCY} ${total.toFixed(2)}`,
-		recipients: records.map((record) => ({
-			id: record.id,
-			cost: record.cost,
-			number: record.number,
-			status: 'queued',
-		})),
+		recipients: shapeSendAnswer(
+			records.map((record) => ({
+				id: record.id,
+				cost: record.cost,
+				number: record.number,
+				status: 'queued',
+			})),
+			ctx.options.sendAnswers,
+		),
 	});
 }
 

@@ -74,7 +74,15 @@ export interface SandboxOptions {
 	 * (with any `status_secret` in it) in its message and a `request_body` field.
 	 */
 	echoRequestBody?: boolean;
+	/**
+	 * How a send answer (SMS and chat) lists what was sent, as gateways do at times: 'complete'
+	 * (default), 'dropLast' (the last recipient is sent but left out of the answer) or 'noNumbers'
+	 * (entries without their number).
+	 */
+	sendAnswers?: SendAnswers;
 }
+
+export type SendAnswers = 'complete' | 'dropLast' | 'noNumbers';
 
 export type RunawayPagination = 'off' | 'repeat' | 'fresh';
 
@@ -124,6 +132,7 @@ export interface ResolvedOptions {
 	smsDeliveryMs: number;
 	echoRequestHeaders: boolean;
 	echoRequestBody: boolean;
+	sendAnswers: SendAnswers;
 }
 
 export type HostName = 'chat' | 'contacts';

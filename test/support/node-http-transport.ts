@@ -139,9 +139,10 @@ export class NodeHttpTransport implements Transport {
 				},
 			);
 			outgoing.on('socket', (socket) => {
-				// A reused keep-alive socket is already connected.
-				if (!socket.connecting) connected = true;
-				else socket.once('connect', () => (connected = true));
+				// A reused keep-alive socket is connected (and past its handshake). Over TLS the request is written
+				// only once the handshake is done: a failure before it never reached the server.
+				if (outgoing.reusedSocket || (!isHttps && !socket.connecting)) connected = true;
+				else socket.once(isHttps ? 'secureConnect' : 'connect', () => (connected = true));
 			});
 			outgoing.on('timeout', () =>
 				outgoing.destroy(Object.assign(new Error('timed out'), { code: 'ETIMEDOUT' })),

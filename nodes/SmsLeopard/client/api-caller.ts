@@ -2,7 +2,7 @@
  * One place where every call goes through: URL, transport, retries, error mapping and response
  * parsing. Resource modules describe a call; this runs it.
  */
-import { settle } from './settle';
+import { settle, settleNow } from './settle';
 import type { ZodType, ZodTypeDef } from 'zod';
 import { apiErrorFromResponse } from './api-error';
 import {
@@ -13,6 +13,7 @@ import {
 import { type CallOutcome, Pacer } from './pacing';
 import { type RetryOptions, type Sleep, withRetries } from './retry';
 import type { HttpMethod, RequestBody, Transport, TransportResponse } from './transport';
+import { changesSomething, stampSendState } from './send-state';
 import { issuesOf } from './validation';
 
 export type ApiHost = 'chat' | 'contacts';
@@ -96,6 +97,7 @@ export class ApiCaller {
 	}
 
 	private async attempt<T>(call: ApiCall<T>): Promise<T> {
+		const changes = changesSomething(call.method);
 		const response = await this.options.transport.request({
 			method: call.method,
 			url: this.url(call.host, call.path),
@@ -104,19 +106,35 @@ export class ApiCaller {
 			timeoutMs: this.options.timeoutMs,
 		});
 		if (response.failure) {
-			throw new SmsLeopardConnectionError(response.failure.message, {
-				requestSent: response.failure.requestSent,
-				causeCode: response.failure.code,
-			});
+			const { requestSent, code, message } = response.failure;
+			throw stampSendState(
+				new SmsLeopardConnectionError(message, { requestSent, causeCode: code }),
+				changes,
+				{ kind: 'noAnswer', requestSent },
+			);
 		}
 		const parsed = parseBody(response.body);
 		if (response.status < 200 || response.status >= 300) {
-			throw apiErrorFromResponse(call.operation, {
-				...response,
-				body: parsed.ok ? parsed.value : response.body,
-			});
+			throw stampSendState(
+				apiErrorFromResponse(call.operation, {
+					...response,
+					body: parsed.ok ? parsed.value : response.body,
+				}),
+				changes,
+				{ kind: 'status', status: response.status },
+			);
 		}
-		return this.readSuccess(call, response, parsed);
+		// Whatever goes wrong while reading a success answer (even a crash on an odd body), the
+		// request was accepted: its error must say so, or a rerun would send twice.
+		const read = settleNow(() => this.readSuccess(call, response, parsed));
+		if (read.ok) return read.value;
+		const error =
+			read.error instanceof SmsLeopardResponseError
+				? read.error
+				: new SmsLeopardResponseError(call.operation, response.status, undefined, [
+						{ field: '', message: `could not be read (${String(read.error).slice(0, 200)})` },
+					]);
+		throw stampSendState(error, changes, { kind: 'unreadable' });
 	}
 
 	private readSuccess<T>(

@@ -55,6 +55,7 @@ import {
 	SmsLeopardNotFoundError,
 	SmsLeopardResponseError,
 } from './errors';
+import { stampSendState } from './send-state';
 import type { Transport } from './transport';
 import { recordId } from './identifiers';
 import { validateInput } from './validation';
@@ -145,14 +146,20 @@ export class SmsLeopardClient {
 	async sendSms(request: SendSmsRequest | PreparedSms): Promise<SendSmsAnswer> {
 		const prepared = 'body' in request ? request : prepareSendSms(request);
 		const answer = await this.caller.call(sendSmsCall(prepared.body));
-		if (!answer.success) {
-			throw new SmsLeopardBadRequestError({
-				status: 200,
-				code: 'not_sent',
-				apiMessage: answer.message ?? 'the service answered success: false',
-				body: answer,
-				operation: sendSmsCall(prepared.body).operation,
-			});
+		// `success: false` without a single message id is the service saying it sent nothing. With
+		// ids, some recipients may have gone out: the caller pairs what it can and reports the rest.
+		if (!answer.success && answer.recipients.every((entry) => entry.id === undefined)) {
+			throw stampSendState(
+				new SmsLeopardBadRequestError({
+					status: 200,
+					code: 'not_sent',
+					apiMessage: answer.message ?? 'the service answered success: false',
+					body: answer,
+					operation: sendSmsCall(prepared.body).operation,
+				}),
+				true,
+				{ kind: 'refused' },
+			);
 		}
 		return answer;
 	}

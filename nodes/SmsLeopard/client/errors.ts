@@ -8,6 +8,12 @@ export type ApiErrorKind =
 	'authentication' | 'permission' | 'notFound' | 'rateLimit' | 'server' | 'badRequest' | 'other';
 
 export class SmsLeopardError extends Error {
+	/**
+	 * True when the service may have acted on the request although it failed: running it again may
+	 * send twice. Set by the one rule in send-state.ts; false for anything refused before sending.
+	 */
+	mayHaveBeenSent = false;
+
 	constructor(message: string) {
 		super(message);
 		this.name = new.target.name;
@@ -175,11 +181,13 @@ export class SmsLeopardResponseError extends SmsLeopardError {
 }
 
 /**
- * A request of many recipients (SMS) whose answer was lost, unreadable or a 5xx: the service may have
- * sent it. Never repeated; the message names the items so the user can check before resending.
+ * A send the service may have made without confirming it for these items: its answer was lost,
+ * unreadable or a 5xx, or it does not show the item's own entry. Never repeated; the message names
+ * the items so the user can check before resending.
  */
 export class SmsLeopardUnconfirmedError extends SmsLeopardConnectionError {
 	constructor(message: string, causeCode: string) {
 		super(message, { requestSent: true, causeCode });
+		this.mayHaveBeenSent = true;
 	}
 }

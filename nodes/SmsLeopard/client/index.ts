@@ -8,12 +8,7 @@ export * from './media-types';
 export * from './phone-number';
 export { numberTextProblem } from './number-text';
 export type { MediaRecord, MediaSource, UploadMediaRequest } from './media';
-export type {
-	SendTemplateRequest,
-	SendTemplateResult,
-	MessageRecipient,
-	SendTemplateBody,
-} from './messages';
+export type { SendTemplateRequest, SendTemplateResult, SendTemplateBody } from './messages';
 export { buildSendTemplateBody } from './messages';
 export type {
 	Contact,
@@ -40,12 +35,9 @@ export {
 	type SendSmsAnswer,
 	type SendSmsBody,
 	type SendSmsRequest,
-	type SmsAnsweredRecipient,
 	type SmsRecipientInput,
 	currencyOf,
-	matchRecipients,
 	prepareSendSms,
-	sameNumber,
 } from './sms';
 export {
 	SMS_LIMITS,
@@ -54,3 +46,12 @@ export {
 	countSmsSegments,
 	isGsmCharacter,
 } from './sms-segments';
+export {
+	LOCAL_COUNTRY_CODE,
+	type RecipientEntry,
+	internationalDigits,
+	pairRecipients,
+	readRecipientEntry,
+	sameNumber,
+} from './recipient-pairing';
+export { type FailureEvidence, mayHaveBeenSent, stampSendState } from './send-state';

@@ -1,5 +1,6 @@
 /** Send template message: POST {chat_url}/v1/{channel}/send (spec 2.1, 2.3, 4.1). */
 import { z } from 'zod';
+import { readRecipientEntry } from './recipient-pairing';
 import type { ApiCall } from './api-caller';
 import {
 	type ComponentList,
@@ -102,21 +103,18 @@ export function buildSendTemplateBody(request: SendTemplateRequest): SendTemplat
 	};
 }
 
-/** Lenient: unknown fields are kept and `status` is open-ended (spec 3); id and status are required. */
-export const recipientSchema = z
-	.object({
-		id: z.coerce.string().min(1),
-		cost: z.coerce.number().optional(),
-		number: z.string().optional(),
-		status: z.string(),
-	})
-	.passthrough();
-
+/**
+ * The send answer: its recipient entries read without trusting their types (recipient-pairing.ts
+ * then decides which entry is this destination's), and the answer as it came, for Include Raw Answer.
+ */
 export const sendTemplateResponseSchema = z
-	.object({ recipients: z.array(recipientSchema).min(1, 'no recipient result was returned') })
-	.passthrough();
+	.object({ recipients: z.array(z.unknown()).min(1, 'no recipient result was returned') })
+	.passthrough()
+	.transform((answer) => ({
+		recipients: answer.recipients.map(readRecipientEntry),
+		answer: answer as Record<string, unknown>,
+	}));
 
-export type MessageRecipient = z.infer<typeof recipientSchema>;
 export type SendTemplateResult = z.infer<typeof sendTemplateResponseSchema>;
 
 export function sendTemplateCall(

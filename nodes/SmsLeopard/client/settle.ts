@@ -14,3 +14,12 @@ export async function settle<T>(run: () => Promise<T>): Promise<Settled<T>> {
 		return { ok: false, error };
 	}
 }
+
+/** The synchronous twin of `settle`. */
+export function settleNow<T>(run: () => T): Settled<T> {
+	try {
+		return { ok: true, value: run() };
+	} catch (error) {
+		return { ok: false, error };
+	}
+}

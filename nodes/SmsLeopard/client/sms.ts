@@ -8,6 +8,7 @@ import { z } from 'zod';
 import type { ApiCall } from './api-caller';
 import { SmsLeopardValidationError } from './errors';
 import { plainText } from './identifiers';
+import { readRecipientEntry } from './recipient-pairing';
 import { phoneNumberSchema } from './phone-number';
 import { type SmsSegments, countSmsSegments } from './sms-segments';
 import { validateInput } from './validation';
@@ -178,24 +179,20 @@ function tooManyParts(counted: SmsSegments, max: number): string {
 	return `would be sent in ${counted.parts} parts (${counted.length} characters)${why}, more than the maximum of ${max}: shorten it or raise "Max Parts per Message"`;
 }
 
-export const smsRecipientSchema = z
-	.object({
-		id: z.coerce.string().min(1),
-		cost: z.coerce.number().optional(),
-		number: z.coerce.string().optional(),
-		status: z.string(),
-	})
-	.passthrough();
-
+/**
+ * The send answer. Its recipient entries are read without trusting their types (recipient-pairing.ts
+ * then decides which entry is whose); `success` and the list itself must be
+ * there, or the answer is unreadable (and its items maybe sent).
+ */
 export const sendSmsResponseSchema = z
 	.object({
 		success: z.boolean(),
-		message: z.string().optional(),
-		recipients: z.array(smsRecipientSchema).default([]),
+		message: z.unknown().transform((value) => (typeof value === 'string' ? value : undefined)),
+		recipients: z.array(z.unknown()).default([]),
 	})
-	.passthrough();
+	.passthrough()
+	.transform((answer) => ({ ...answer, recipients: answer.recipients.map(readRecipientEntry) }));
 
-export type SmsAnsweredRecipient = z.infer<typeof smsRecipientSchema>;
 export type SendSmsAnswer = z.infer<typeof sendSmsResponseSchema>;
 
 export function sendSmsCall(body: SendSmsBody): ApiCall<SendSmsAnswer> {
@@ -218,48 +215,6 @@ export function sendSmsCall(body: SendSmsBody): ApiCall<SendSmsAnswer> {
 /** "Sent to 1/1. Cost KES 0.90" -> KES; the answer names the currency only in this sentence. */
 export function currencyOf(message: string | undefined): string | undefined {
 	return /\bcost\s+([A-Z]{3})\b/i.exec(message ?? '')?.[1]?.toUpperCase();
-}
-
-/**
- * Two spellings of one number match: equal digits, or a local number (leading 0) whose rest ends
- * the international one (0712345678 and +254712345678).
- */
-export function sameNumber(asked: string, answered: string): boolean {
-	const a = asked.replace(/\D/g, '');
-	const b = answered.replace(/\D/g, '');
-	if (a === '' || b === '') return false;
-	if (a === b) return true;
-	const local = (n: string) => (n.startsWith('0') ? n.slice(1) : undefined);
-	const la = local(a);
-	const lb = local(b);
-	return (
-		(la !== undefined && la.length >= 6 && b.endsWith(la)) ||
-		(lb !== undefined && lb.length >= 6 && a.endsWith(lb))
-	);
-}
-
-/**
- * The answered recipient of each asked number, in the asked order; undefined when the answer does
- * not mention it. A number asked twice takes the answers in order.
- */
-export function matchRecipients(
-	asked: string[],
-	answered: SmsAnsweredRecipient[],
-): Array<SmsAnsweredRecipient | undefined> {
-	// An answer without numbers, one per asked recipient, can only be read in order.
-	if (answered.length === asked.length && answered.every((recipient) => !recipient.number)) {
-		return [...answered];
-	}
-	const free: Array<SmsAnsweredRecipient | undefined> = [...answered];
-	return asked.map((number) => {
-		const at = free.findIndex(
-			(recipient) => recipient !== undefined && sameNumber(number, recipient.number ?? ''),
-		);
-		if (at < 0) return undefined;
-		const found = free[at];
-		free[at] = undefined;
-		return found;
-	});
 }
 
 const uuidLike = z

@@ -19,6 +19,7 @@ import {
 } from '../client';
 import { fieldLabel } from './field-labels';
 import { itemLabel } from './item-label';
+import { itemMayHaveBeenSent } from './send-state';
 
 const ACTION = Symbol('smsleopard.action');
 
@@ -93,7 +94,7 @@ export function toNodeError(
 			{ message: error.message, code: error.causeCode } as JsonObject,
 			{
 				message: error.message,
-				description: `${capital(itemLabel(itemIndex))}: no answer from SMSLeopard. Check the URLs of the credential and the network.${error.requestSent ? ' The request may have reached the service: check before sending it again.' : ' The request did not reach the service: it is safe to run again.'}${suffix}`,
+				description: `${capital(itemLabel(itemIndex))}: no answer from SMSLeopard. Check the URLs of the credential and the network.${itemMayHaveBeenSent(error) ? ' The request may have reached the service: check before sending it again.' : error.requestSent ? ' Nothing was sent: it is safe to run again.' : ' The request did not reach the service: it is safe to run again.'}${suffix}`,
 				itemIndex,
 			},
 		);
@@ -118,8 +119,15 @@ function capital(text: string): string {
 	return text.charAt(0).toUpperCase() + text.slice(1);
 }
 
-/** The json of the item "Continue On Fail" outputs in place of a failed one. */
+/**
+ * The json of the item "Continue On Fail" outputs in place of a failed one. Every one says whether
+ * the item may have been sent (true: check before running it again; false: safe to run again).
+ */
 export function errorItemJson(error: unknown): IDataObject {
+	return { ...errorDetails(error), mayHaveBeenSent: itemMayHaveBeenSent(error) };
+}
+
+function errorDetails(error: unknown): IDataObject {
 	if (error instanceof SmsLeopardValidationError) {
 		return {
 			error: describeValidation(error),
@@ -140,7 +148,6 @@ export function errorItemJson(error: unknown): IDataObject {
 			error: messageOf(error),
 			errorKind: 'connection',
 			code: error.causeCode,
-			mayHaveBeenSent: error.requestSent,
 		};
 	}
 	if (error instanceof NodeApiError) {

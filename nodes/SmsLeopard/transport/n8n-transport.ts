@@ -33,7 +33,53 @@ const NOT_SENT_CODES = new Set([
 	'ENETUNREACH',
 	'ERR_INVALID_URL',
 	'ERR_BAD_OPTION_VALUE',
+	// TLS: the request is written only once the handshake is done.
+	'EPROTO',
+	'ERR_TLS_CERT_ALTNAME_INVALID',
 ]);
+
+/** Node's codes for a server certificate that fails verification (tls docs, "X509 errors"). */
+const CERTIFICATE_CODES = new Set([
+	'UNABLE_TO_GET_ISSUER_CERT',
+	'UNABLE_TO_GET_CRL',
+	'UNABLE_TO_DECRYPT_CERT_SIGNATURE',
+	'UNABLE_TO_DECRYPT_CRL_SIGNATURE',
+	'UNABLE_TO_DECODE_ISSUER_PUBLIC_KEY',
+	'CERT_SIGNATURE_FAILURE',
+	'CRL_SIGNATURE_FAILURE',
+	'CERT_NOT_YET_VALID',
+	'CERT_HAS_EXPIRED',
+	'CRL_NOT_YET_VALID',
+	'CRL_HAS_EXPIRED',
+	'ERROR_IN_CERT_NOT_BEFORE_FIELD',
+	'ERROR_IN_CERT_NOT_AFTER_FIELD',
+	'ERROR_IN_CRL_LAST_UPDATE_FIELD',
+	'ERROR_IN_CRL_NEXT_UPDATE_FIELD',
+	'DEPTH_ZERO_SELF_SIGNED_CERT',
+	'SELF_SIGNED_CERT_IN_CHAIN',
+	'UNABLE_TO_GET_ISSUER_CERT_LOCALLY',
+	'UNABLE_TO_VERIFY_LEAF_SIGNATURE',
+	'CERT_CHAIN_TOO_LONG',
+	'CERT_REVOKED',
+	'INVALID_CA',
+	'PATH_LENGTH_EXCEEDED',
+	'INVALID_PURPOSE',
+	'CERT_UNTRUSTED',
+	'CERT_REJECTED',
+	'HOSTNAME_MISMATCH',
+]);
+
+/**
+ * Texts that place a failure before the request was written, whatever its code: a TCP connect that
+ * failed ("connect ETIMEDOUT 10.0.0.1:443"), a TLS handshake the server cut short, an OpenSSL error.
+ * A reset during the handshake reads "read ECONNRESET" like one after the request, so it stays
+ * "may have been sent".
+ */
+const NOT_SENT_TEXTS = [
+	/^connect E[A-Z]+/,
+	/before secure TLS connection was established/i,
+	/SSL routines/,
+];
 
 const SYSTEM_CODE = /^(E[A-Z0-9_]+|ERR_[A-Z0-9_]+)$/;
 const CODE_IN_TEXT = /\b(E[A-Z]{3,}[A-Z0-9_]*|ERR_[A-Z0-9_]+)\b/;
@@ -41,31 +87,37 @@ const CODE_IN_TEXT = /\b(E[A-Z]{3,}[A-Z0-9_]*|ERR_[A-Z0-9_]+)\b/;
 /** axios names its own timeout ECONNABORTED ("timeout of 5000ms exceeded"). */
 const named = (code: string): string => (code === 'ECONNABORTED' ? 'ETIMEDOUT' : code);
 
+const isCode = (value: unknown): value is string =>
+	typeof value === 'string' && (SYSTEM_CODE.test(value) || CERTIFICATE_CODES.has(value));
+
 /**
- * The system error code behind a failed request. n8n wraps axios's error in a NodeApiError whose
- * `cause` is lost: the code survives only in `httpCode` (n8n files ECONNREFUSED there) and in the
- * `messages` it kept ("connect ECONNREFUSED 127.0.0.1:1"). A plain error carries `code` and `cause`.
+ * The system error code behind a failed request, and whether the request surely never left. n8n
+ * wraps axios's error in a NodeApiError whose `cause` is lost: the code survives only in `httpCode`
+ * (n8n files ECONNREFUSED there) and in the `messages` it kept ("connect ECONNREFUSED 127.0.0.1:1").
+ * A plain error carries `code` and `cause`.
  */
-function causeCode(error: unknown): string {
+function readFailure(error: unknown): { code: string; requestSent: boolean } {
+	let code: string | undefined;
+	const texts: string[] = [];
 	let current: unknown = error;
 	for (let depth = 0; depth < 4 && current && typeof current === 'object'; depth++) {
-		const { code, httpCode, messages, message } = current as {
-			code?: unknown;
-			httpCode?: unknown;
-			messages?: unknown;
-			message?: unknown;
-		};
-		for (const candidate of [code, httpCode]) {
-			if (typeof candidate === 'string' && SYSTEM_CODE.test(candidate)) return named(candidate);
+		const fields = current as Record<string, unknown>;
+		code ??= [fields.code, fields.httpCode].find(isCode);
+		for (const text of [
+			...(Array.isArray(fields.messages) ? fields.messages : []),
+			fields.message,
+		]) {
+			if (typeof text === 'string') texts.push(text);
 		}
-		const texts = [...(Array.isArray(messages) ? messages : []), message];
-		for (const text of texts) {
-			const found = typeof text === 'string' ? CODE_IN_TEXT.exec(text) : null;
-			if (found) return named(found[1]);
-		}
-		current = (current as { cause?: unknown }).cause;
+		current = fields.cause;
 	}
-	return 'ECONNECTION';
+	code ??= texts.map((text) => CODE_IN_TEXT.exec(text)?.[1]).find(Boolean);
+	const found = named(code ?? 'ECONNECTION');
+	const notSent =
+		NOT_SENT_CODES.has(found) ||
+		CERTIFICATE_CODES.has(found) ||
+		texts.some((text) => NOT_SENT_TEXTS.some((pattern) => pattern.test(text)));
+	return { code: found, requestSent: !notSent };
 }
 
 function lowerCaseHeaders(headers: unknown): Record<string, string | undefined> {
@@ -144,14 +196,14 @@ export class N8nTransport implements Transport {
 			);
 		} catch (error) {
 			// Only the code is kept: n8n's error holds the request, whose headers carry the credentials.
-			const code = causeCode(error);
+			const { code, requestSent } = readFailure(error);
 			return {
 				status: 0,
 				headers: {},
 				body: undefined,
 				failure: {
 					code,
-					requestSent: !NOT_SENT_CODES.has(code),
+					requestSent,
 					message: `Could not reach ${new URL(request.url).origin} (${code})`,
 				},
 			};
@@ -207,7 +259,8 @@ async function readAnswer(
 			chunks.push(bytes);
 		}
 	} catch (error) {
-		return { failure: causeCode(error) === 'ECONNECTION' ? 'ECONNRESET' : causeCode(error) };
+		const { code } = readFailure(error);
+		return { failure: code === 'ECONNECTION' ? 'ECONNRESET' : code };
 	}
 	const text = Buffer.concat(chunks).toString('utf8');
 	if (text.trim() === '') return { body: text };

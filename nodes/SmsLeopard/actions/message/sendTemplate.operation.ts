@@ -12,6 +12,8 @@ import type {
 import {
 	type ButtonValue,
 	type PlaceholderValue,
+	type RecipientEntry,
+	SmsLeopardUnconfirmedError,
 	SmsLeopardValidationError,
 	type TemplateVariables,
 	numberTextProblem,
@@ -19,14 +21,17 @@ import {
 	checkAgainstTemplate,
 	fitUrlButtonValues,
 	headerMediaCategory,
+	pairRecipients,
 } from '../../client';
 import {
 	headerMediaFields,
 	noteIgnoredHeaderMedia,
 	planHeaderMedia,
 } from '../../helpers/header-media';
+import { itemLabel } from '../../helpers/item-label';
 import { duringAction } from '../../helpers/node-errors';
 import { readNumber } from '../../helpers/number-option';
+import { beforeTheSend } from '../../helpers/send-state';
 import { echo } from '../../client/echo';
 import { mediaIdFromMappedValues, variablesFromMappedValues } from '../../helpers/template-fields';
 import { templateFor } from '../../helpers/template-lookup';
@@ -433,19 +438,20 @@ export async function execute(
 			mode,
 		})
 		.catch((error: unknown) => {
-			throw duringAction(error, action);
+			// Listings and the header upload come before the send: the message did not go out.
+			throw beforeTheSend(duringAction(error, action));
 		});
 	const { request, template, mediaId } = prepared;
 	const result = await state.client.sendTemplate({ ...request, mediaId });
-	const [first] = result.recipients;
+	const entry = ownEntry(result.recipients, destination, itemIndex);
 	const includeRaw = this.getNodeParameter('requestOptions.includeRawAnswer', itemIndex, false);
 	// One flat row per item for the table view, with the same names as Send SMS.
 	return {
 		recipient: destination,
-		number: first.number ?? destination,
-		messageId: first.id,
-		status: first.status,
-		cost: first.cost ?? null,
+		number: entry.number ?? destination,
+		messageId: entry.id,
+		status: entry.status,
+		cost: entry.cost ?? null,
 		// The send answer gives the cost in the account's currency without naming it.
 		currency: null,
 		templateName: template?.name ?? templateNameShown(this, itemIndex) ?? null,
@@ -454,8 +460,28 @@ export async function execute(
 		...(mediaId ? { mediaId } : {}),
 		// Said only when it happened: the account has no template listing, so the service alone checked.
 		...(template ? {} : { templateChecked: false }),
-		...(includeRaw ? { rawAnswer: { ...result } as IDataObject } : {}),
+		...(includeRaw ? { rawAnswer: result.answer as IDataObject } : {}),
 	};
+}
+
+/**
+ * The answer's entry for this item's destination, with its message id. An answer that lists it
+ * ambiguously, under another number or without a usable id was accepted but proves nothing: the
+ * item is "maybe sent", never paired with an id that may be someone else's.
+ */
+function ownEntry(
+	entries: RecipientEntry[],
+	destination: string,
+	itemIndex: number,
+): RecipientEntry & { id: string } {
+	const [entry] = pairRecipients([destination], entries);
+	if (entry?.id !== undefined) return { ...entry, id: entry.id };
+	throw new SmsLeopardUnconfirmedError(
+		`Maybe sent: SMSLeopard accepted the template message of ${itemLabel(itemIndex)} but its answer ${
+			entry ? 'gives no usable message id' : `does not show which entry is ${echo(destination)}`
+		}. It was not sent again; check the SMSLeopard dashboard before sending this item again`,
+		'unpaired_answer',
+	);
 }
 
 /** The name the editor's template picker shows (kept with the chosen id), when it has one. */

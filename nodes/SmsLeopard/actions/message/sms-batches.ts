@@ -1,22 +1,25 @@
 /**
  * SMS items go out many per request. Items that share what one request carries (sender ID, text or
  * pattern, delivery report URL and secret) are grouped in input order and cut into batches; each
- * answered recipient is matched back to its item. A batch whose answer was lost, unreadable or a 5xx
- * may have been sent: every item of it is reported "maybe sent", and nothing is sent again.
+ * answered recipient is paired back to its item (client/recipient-pairing.ts). A batch whose answer
+ * was lost, unreadable or a 5xx may have been sent: every item of it is reported "maybe sent", and
+ * so is an item the answer does not provably list; nothing is sent again.
  */
 import type { IDataObject } from 'n8n-workflow';
 import {
 	type SendSmsBody,
 	type SmsLeopardClient,
 	type SmsSegments,
+	type RecipientEntry,
 	SmsLeopardConnectionError,
 	SmsLeopardResponseError,
 	SmsLeopardServerError,
 	SmsLeopardUnconfirmedError,
 	currencyOf,
-	matchRecipients,
+	pairRecipients,
 } from '../../client';
 import { itemLabel, itemsLabel } from '../../helpers/item-label';
+import { itemMayHaveBeenSent } from '../../helpers/send-state';
 import type { ItemOutcome } from '../operation';
 
 export interface SmsItem {
@@ -45,15 +48,6 @@ export function planBatches(items: SmsItem[], size: number): SmsItem[][] {
 	return batches.sort((a, b) => a[0].itemIndex - b[0].itemIndex);
 }
 
-/** True when the service may have acted although the caller got no usable answer. */
-function mayHaveActed(error: unknown): boolean {
-	return (
-		(error instanceof SmsLeopardConnectionError && error.requestSent) ||
-		error instanceof SmsLeopardServerError ||
-		error instanceof SmsLeopardResponseError
-	);
-}
-
 function maybeSent(error: unknown, batch: SmsItem[]): SmsLeopardUnconfirmedError {
 	// In words, not the network code: n8n replaces any message holding a code (ECONNRESET, ...) by
 	// its generic text, which would lose the items named here. The code travels separately.
@@ -77,7 +71,7 @@ function maybeSent(error: unknown, batch: SmsItem[]): SmsLeopardUnconfirmedError
 
 function resultJson(
 	item: SmsItem,
-	answered: { id: string; number?: string; status: string; cost?: number },
+	answered: RecipientEntry & { id: string },
 	currency: string | undefined,
 ): IDataObject {
 	const { segments } = item;
@@ -108,21 +102,28 @@ export async function sendBatch(
 	try {
 		answer = await client.sendSms({ body, segments: batch.map((item) => item.segments) });
 	} catch (error) {
-		const failure = mayHaveActed(error) ? maybeSent(error, batch) : error;
+		const failure = itemMayHaveBeenSent(error) ? maybeSent(error, batch) : error;
 		return batch.map(() => ({ ok: false, error: failure }));
 	}
 	const currency = currencyOf(answer.message);
-	const matched = matchRecipients(
+	const paired = pairRecipients(
 		batch.map((item) => item.recipient.number),
 		answer.recipients,
 	);
 	return batch.map((item, position) => {
-		const answered = matched[position];
-		if (answered) return { ok: true, results: [resultJson(item, answered, currency)] };
+		const answered = paired[position];
+		if (answered?.id !== undefined) {
+			return { ok: true, results: [resultJson(item, { ...answered, id: answered.id }, currency)] };
+		}
+		// Accepted, but the answer does not show this recipient's own entry with an id: it may well
+		// have gone out, so it is never offered as safe to send again.
 		return {
 			ok: false,
-			error: new Error(
-				`SMSLeopard accepted the request of ${itemLabel(item.itemIndex)} but did not list ${item.recipient.number} among the recipients ("${answer.message ?? ''}"): it was probably not sent. Check the number and the balance, then send this item again`,
+			error: new SmsLeopardUnconfirmedError(
+				`Maybe sent: SMSLeopard accepted the request of ${itemLabel(item.itemIndex)} but its answer ${
+					answered ? 'gives no usable message id for' : 'does not show which entry is'
+				} ${item.recipient.number} ("${answer.message ?? ''}"). It was not sent again; check the SMSLeopard dashboard or the delivery reports before sending this item again`,
+				'unpaired_answer',
 			),
 		};
 	});
