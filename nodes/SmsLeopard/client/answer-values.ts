@@ -12,6 +12,7 @@
  *   text ("0x1F"), "1,000", Infinity and NaN (JSON's 1e400 arrives as Infinity).
  * - whole number (record ids, counts): a number as above that is a safe integer (up to 2^53 - 1,
  *   beyond which digits are already lost).
+ * - record id (group, contact, sender, media record): a whole number as above.
  * - id (message, media, template, phone_number_id): text with something other than spaces in it (at
  *   most 1,000 characters), or a safe integer, given as its decimal digits.
  * - time: unix seconds, unix milliseconds (a number above 1e11 is milliseconds: 1e11 seconds is the
@@ -19,8 +20,8 @@
  *   is read as UTC). Each gives the same ISO date; the value as given is kept beside it.
  * - text: a string. A status of 200 or { } is not turned into "200" or "[object Object]".
  * - flag: true or false.
- * A field that is absent stays absent, and `null` stays `null` without a note, except where the field
- * is required (`requiredAnswer`: absent is a broken answer, `null` gets a note) or essential
+ * A field that is absent stays absent, and `null` stays `null` without a note, except for ids (a
+ * record whose id is null is odd: `null` never becomes the id "null"), and where the field is required (`requiredAnswer`: absent is a broken answer, `null` gets a note) or essential
  * (`essentialAnswer`: without a usable value the answer means nothing, so it is refused, naming the
  * field).
  *
@@ -154,10 +155,16 @@ function oddNote(raw: unknown, want: string): string {
 	return `: the answer gave ${describeGiven(raw)}, not ${want}`;
 }
 
-function answerKind<T>(want: string, read: (raw: unknown) => T | undefined): AnswerField<T> {
+function answerKind<T>(
+	want: string,
+	read: (raw: unknown) => T | undefined,
+	nullIsOdd = false,
+): AnswerField<T> {
 	const field = z.unknown().transform((raw): AnswerValue<T> => {
-		if (raw === undefined || raw === null) return { value: raw as null | undefined, odd: [] };
-		const value = read(raw);
+		if (raw === undefined || (raw === null && !nullIsOdd)) {
+			return { value: raw as null | undefined, odd: [] };
+		}
+		const value = raw === null ? undefined : read(raw);
 		return value === undefined ? { value: null, odd: [oddNote(raw, want)] } : { value, odd: [] };
 	});
 	kinds.set(field, { want, read } as Kind<unknown>);
@@ -166,7 +173,10 @@ function answerKind<T>(want: string, read: (raw: unknown) => T | undefined): Ans
 
 export const answerNumber = answerKind('a number', readNumber);
 export const answerWholeNumber = answerKind('a whole number', readWholeNumber);
-export const answerId = answerKind('an id', readId);
+/** Text ids (message, media, template, phone_number_id); null is noted. */
+export const answerId = answerKind('an id', readId, true);
+/** Whole-number ids of the records themselves (group, contact, sender, media record); null is noted. */
+export const answerRecordId = answerKind('an id (a whole number)', readWholeNumber, true);
 export const answerText = answerKind('text', readText);
 export const answerFlag = answerKind('true or false', readFlag);
 export const answerTime = answerKind(

@@ -1,7 +1,7 @@
 /** Create and delete contacts on {base_url} (spec 2.6, 4.3, 4.5). */
 import { z } from 'zod';
 import type { ApiCall } from './api-caller';
-import { answerRecord, answerText, answerWholeNumber } from './answer-values';
+import { answerRecord, answerRecordId, answerText } from './answer-values';
 import { pathId, plainText, recordId } from './identifiers';
 import { phoneNumberSchema } from './phone-number';
 import { validateInput } from './validation';
@@ -68,7 +68,7 @@ export type CreateContactBody = ReturnType<typeof buildCreateContactBody>;
 
 // The contact is created whatever its record's fields look like: odd ones become null with a note.
 export const contactSchema = answerRecord({
-	id: answerWholeNumber,
+	id: answerRecordId,
 	name: answerText,
 	phone_number: answerText,
 	email: answerText,

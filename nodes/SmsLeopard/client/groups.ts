@@ -8,6 +8,7 @@ import type { ApiCall, ApiCaller } from './api-caller';
 import {
 	answerFlag,
 	answerRecord,
+	answerRecordId,
 	answerText,
 	answerWholeNumber,
 	hasNoteAbout,
@@ -17,7 +18,7 @@ import { validateInput } from './validation';
 
 // Odd fields become null with a note (answer-values.ts): one odd group does not hide the page.
 export const groupSchema = answerRecord({
-	id: answerWholeNumber,
+	id: answerRecordId,
 	account_id: answerWholeNumber,
 	creator_id: answerWholeNumber,
 	name: answerText,

@@ -7,6 +7,7 @@ import type { ApiCall } from './api-caller';
 import {
 	answerId,
 	answerRecord,
+	answerRecordId,
 	answerText,
 	answerWholeNumber,
 	essentialAnswer,
@@ -134,7 +135,7 @@ export function prepareUpload(request: UploadMediaRequest): PreparedUpload {
 // Odd fields become null with a note (answer-values.ts), except media_id: without it nothing can be
 // sent with the upload, so such an answer is an error naming the field.
 export const mediaRecordSchema = answerRecord({
-	id: answerWholeNumber,
+	id: answerRecordId,
 	phone_number_id: answerId,
 	media_id: essentialAnswer(answerId, 'the upload cannot be used in a send without its media_id'),
 	media_type: answerText,

@@ -4,13 +4,19 @@
  */
 import { z } from 'zod';
 import type { ApiCall } from './api-caller';
-import { answerId, answerRecord, answerText, answerWholeNumber } from './answer-values';
+import {
+	answerId,
+	answerRecord,
+	answerRecordId,
+	answerText,
+	answerWholeNumber,
+} from './answer-values';
 import { SmsLeopardResponseError, SmsLeopardValidationError } from './errors';
 import { echo } from './echo';
 
 // Odd fields become null with a note (answer-values.ts): one odd sender does not hide the others.
 export const senderNumberSchema = answerRecord({
-	id: answerWholeNumber,
+	id: answerRecordId,
 	business_account_id: answerWholeNumber,
 	phone_number: answerText,
 	phone_number_id: answerId,
