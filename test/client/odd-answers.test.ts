@@ -97,7 +97,7 @@ describe('Group > Get Many paging', () => {
 
 	it('groups without a usable id are each listed, and the listing still ends', async () => {
 		answers.set('/v1/groups/fetch?page=1', {
-			groups: [{ id: null, name: 'A' }, { name: 'B' }],
+			groups: [{ id: null, name: 'A' }, { id: null, name: 'B' }, { name: 'B2' }],
 			pagination: { next_page: 2 },
 		});
 		answers.set('/v1/groups/fetch?page=2', {
@@ -105,7 +105,7 @@ describe('Group > Get Many paging', () => {
 			pagination: { next_page: null },
 		});
 		const groups = await client.getAllGroups();
-		expect(groups.map((group) => group.name)).toEqual(['A', 'B', 'C']);
+		expect(groups.map((group) => group.name)).toEqual(['A', 'B', 'B2', 'C']);
 		expect(groups[0].notes).toEqual(['id: the answer gave null, not an id (a whole number)']);
 	});
 });
