@@ -136,3 +136,24 @@ describe('senders and templates without usable ids', () => {
 		expect([...(catalog?.keys() ?? [])]).toEqual(['tpl_ok']);
 	});
 });
+
+describe('answers that are not the record asked for', () => {
+	it.each([[[]], ['balance'], [42], [null], [{ currency: 'KES' }]])(
+		'a balance answer of %j is a response error, not a balance of null',
+		async (body) => {
+			answers.set('/v1/balance', body);
+			const error = await caught<SmsLeopardResponseError>(() => client.getBalance());
+			expect(error).toBeInstanceOf(SmsLeopardResponseError);
+			expect(error.message).toMatch(/(balance: is missing \(a number\)|not a record|not JSON)/);
+		},
+	);
+
+	it('a balance of null is null with a note: the service said there is none', async () => {
+		answers.set('/v1/balance', { balance: null, currency: 'KES' });
+		expect(await client.getBalance()).toEqual({
+			balance: null,
+			currency: 'KES',
+			notes: ['balance: the answer gave null, not a number'],
+		});
+	});
+});
