@@ -23,8 +23,8 @@ beforeAll(async () => {
 });
 afterAll(async () => await server.stop());
 
-async function run(parameters: Record<string, unknown>) {
-	const result = await runNode({
+async function runWithError(parameters: Record<string, unknown>) {
+	return await runNode({
 		nodeType: new SmsLeopard(),
 		credentialTypes: [new SmsLeopardApi()],
 		credentials: {
@@ -38,6 +38,10 @@ async function run(parameters: Record<string, unknown>) {
 		},
 		parameters: parameters as never,
 	});
+}
+
+async function run(parameters: Record<string, unknown>) {
+	const result = await runWithError(parameters);
 	expect(result.error).toBeUndefined();
 	return result.items.map((item) => item.json);
 }
@@ -166,6 +170,41 @@ describe('listings keep every record, each odd field noted', () => {
 				notes: [
 					'id: the answer gave true, not an id (a whole number)',
 					'total_contacts: the answer gave a list of 1 item, not a whole number',
+				],
+			},
+		]);
+	});
+});
+
+describe('records that need their id', () => {
+	it('Template > Get Many of a sender the listing gave no usable id: an error naming id', async () => {
+		answers.set('/v1/phone_number_ids', [
+			{ id: 'one', phone_number: '+254700000001', phone_number_id: '110000000000001' },
+		]);
+		const { error } = await runWithError({
+			resource: 'template',
+			operation: 'getAll',
+			senderNumber: { __rl: true, mode: 'id', value: '110000000000001' },
+		});
+		expect(error?.message).toMatch(/no usable record id/);
+		expect(`${error?.message} ${error?.description ?? ''}`).toMatch(
+			/id: the answer gave "one", not an id \(a whole number\)/,
+		);
+		expect(server.requests.some((request) => request.path.includes('/null'))).toBe(false);
+	});
+
+	it('Contact > Create: a created contact whose id is odd is kept, its id null with a note', async () => {
+		answers.set('/v1/contacts/create', { id: '12a', phone_number: '+254711000999', name: 7 });
+		expect(
+			await run({ resource: 'contact', operation: 'create', phoneNumber: '+254711000999' }),
+		).toEqual([
+			{
+				id: null,
+				phone_number: '+254711000999',
+				name: null,
+				notes: [
+					'id: the answer gave "12a", not an id (a whole number)',
+					'name: the answer gave 7, not text',
 				],
 			},
 		]);
