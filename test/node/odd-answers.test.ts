@@ -210,3 +210,27 @@ describe('records that need their id', () => {
 		]);
 	});
 });
+
+describe('Send Template with a template listed with odd fields', () => {
+	it('is sent unchecked (the service decides), not refused as "not approved" because of a status of 1', async () => {
+		answers.set('/v1/phone_number_ids', [{ id: 1, phone_number_id: '110000000000001' }]);
+		answers.set('/v1/phone_number_ids/1/templates', [
+			{ id: 'tpl_odd', name: 'odd', status: 1, message: 'Hello' },
+		]);
+		answers.set('/v1/whatsapp/send', { recipients: [{ id: 'wamid.ODD1', status: 'sent' }] });
+		const before = server.requests.length;
+		const items = await run({
+			resource: 'message',
+			operation: 'sendTemplate',
+			senderNumber: { __rl: true, mode: 'id', value: '110000000000001' },
+			template: { __rl: true, mode: 'id', value: 'tpl_odd' },
+			destination: '+254700000001',
+			variablesMode: 'define',
+		});
+		expect(items).toHaveLength(1);
+		expect(items[0].messageId).toBe('wamid.ODD1');
+		expect(server.requests.slice(before).map((request) => request.path)).toContain(
+			'/v1/whatsapp/send',
+		);
+	});
+});

@@ -1,8 +1,8 @@
 /**
- * Tolerant readers for the fields of the service's answers. A gateway answers `true`, `[42]`,
- * `"0x1F"` or `null` where a number belongs often enough that coercing (JavaScript's `Number()`)
- * would report a balance of 1, 42 or 31. Each reader takes only what the field's kind really is; any
- * other value becomes `null` and the record gets a note saying what the answer gave instead:
+ * Tolerant readers for the fields of the service's answers. A gateway that answers `true`, `[42]`,
+ * `"0x1F"` or `null` where a number belongs must not be reported as a balance of 1, 42 or 31 (what
+ * JavaScript's `Number()` makes of them). Each reader takes only what the field's kind really is;
+ * any other value becomes `null` and the record gets a note saying what the answer gave instead:
  *
  *   { balance: null, notes: ['balance: the answer gave true, not a number'] }
  *
@@ -10,23 +10,26 @@
  * - number: a finite JSON number, or text that is a plain decimal number ("12.50", "-3", "1e3",
  *   surrounding spaces allowed). Not numbers: booleans, lists, objects, "", " ", hex/octal/binary
  *   text ("0x1F"), "1,000", Infinity and NaN (JSON's 1e400 arrives as Infinity).
- * - whole number (record ids, counts): a number as above that is a safe integer (up to 2^53 - 1,
- *   beyond which digits are already lost).
- * - record id (group, contact, sender, media record): a whole number as above.
+ * - whole number (counts) and record id (group, contact, sender, media record): a number as above
+ *   that is a safe integer (up to 2^53 - 1: beyond it, digits are already lost).
  * - id (message, media, template, phone_number_id): text with something other than spaces in it (at
  *   most 1,000 characters), or a safe integer, given as its decimal digits.
  * - time: unix seconds, unix milliseconds (a number above 1e11 is milliseconds: 1e11 seconds is the
  *   year 5138, 1e11 milliseconds 1973), or an ISO 8601 date text (a date and time without an offset
- *   is read as UTC). Each gives the same ISO date; the value as given is kept beside it.
- * - text: a string. A status of 200 or { } is not turned into "200" or "[object Object]".
+ *   is read as UTC). Each gives the same ISO date; the value as given is kept beside it. Not times:
+ *   0 and below, above 1e14 milliseconds (microseconds and the like), dates that do not exist.
+ * - text: a string. A status of 200 or {} is not turned into "200" or "[object Object]".
  * - flag: true or false.
- * A field that is absent stays absent, and `null` stays `null` without a note, except for ids (a
- * record whose id is null is odd: `null` never becomes the id "null"), and where the field is required (`requiredAnswer`: absent is a broken answer, `null` gets a note) or essential
- * (`essentialAnswer`: without a usable value the answer means nothing, so it is refused, naming the
- * field).
+ * A field that is absent stays absent, and `null` stays `null` without a note, except for ids (null
+ * never becomes the id "null": it is noted) and for fields that are required (`requiredAnswer`:
+ * absent is a broken answer, `null` is noted) or essential (`essentialAnswer`: without a usable
+ * value the answer means nothing, so it is refused, naming the field).
  *
  * Notes name the field (`button[1].type` inside lists) and quote at most a few dozen characters of
  * the value: a list or an object is only described, never repeated.
+ *
+ * Use: `answerRecord({ id: answerId, status: requiredAnswer(answerText) })` is a zod schema of
+ * such a record; the plain `read*` functions serve code that reads one value.
  */
 import { z, type ZodType, type ZodTypeDef } from 'zod';
 
@@ -202,7 +205,7 @@ export const answerNumber = answerKind('a number', readNumber);
 export const answerWholeNumber = answerKind('a whole number', readWholeNumber);
 /** Text ids (message, media, template, phone_number_id); null is noted. */
 export const answerId = answerKind('an id', readId, true);
-/** Whole-number ids of the records themselves (group, contact, sender, media record); null is noted. */
+/** Whole-number ids of records (group, contact, sender, media record); null is noted. */
 export const answerRecordId = answerKind('an id (a whole number)', readWholeNumber, true);
 export const answerText = answerKind('text', readText);
 export const answerFlag = answerKind('true or false', readFlag);

@@ -65,6 +65,8 @@ export interface TemplateDescription {
 	body: string;
 	bodyPlaceholders: number[];
 	buttons: TemplateButton[];
+	/** Fields of the listing that were odd (answer-values.ts): what is described may be incomplete. */
+	notes?: string[];
 }
 
 export function placeholdersIn(text: string | null | undefined): number[] {
@@ -129,5 +131,6 @@ export function describeTemplate(template: Template): TemplateDescription {
 			urlPlaceholders: placeholdersIn(button.url),
 			...(button.phone_number ? { phoneNumber: button.phone_number } : {}),
 		})),
+		...(template.notes ? { notes: template.notes } : {}),
 	};
 }
