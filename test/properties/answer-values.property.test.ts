@@ -281,6 +281,20 @@ describe('records', () => {
 		]);
 	});
 
+	it('a record keeps at most 20 notes and says how many more, however many fields were odd', () => {
+		const template = templateSchema.parse({
+			id: 'tpl',
+			button: Array.from({ length: 100_000 }, () => ({ type: 1, text: 2 })),
+		});
+		expect(template.notes).toHaveLength(21);
+		expect(template.notes?.[20]).toBe('and 199980 more odd values');
+		expect(JSON.stringify(template.notes).length).toBeLessThan(2000);
+		const sender = senderNumberSchema.parse(
+			Object.fromEntries(['id', 'phone_number', 'phone_number_id'].map((key) => [key, {}])),
+		);
+		expect(sender.notes).toHaveLength(3);
+	});
+
 	it('a media record without a usable media_id is refused, naming the field', () => {
 		fc.assert(
 			fc.property(

@@ -39,10 +39,14 @@ export interface AnswerValue<T> {
 	value: T | null | undefined;
 	/** Suffixes of notes, to be prefixed with the field's name: ": the answer gave ...". */
 	odd: string[];
+	/** Odd values inside the field (a list's elements) beyond the notes kept. */
+	omitted?: number;
 }
 
 export type AnswerField<T> = ZodType<AnswerValue<T>, ZodTypeDef, unknown>;
 
+/** Notes one record keeps; a list of 100,000 odd buttons must not make a 5 MB output item. */
+export const MAX_NOTES = 20;
 /** How much of an odd text a note quotes. */
 const QUOTE_MAX_CHARS = 40;
 /** Longer "ids" are not ids (and would bloat every output item that carries them). */
@@ -266,6 +270,12 @@ export type AnswerRecord<S extends FieldShape> = {
 	notes?: string[];
 } & Record<string, unknown>;
 
+function capNotes(notes: string[], omitted: number): string[] {
+	const more = omitted + Math.max(0, notes.length - MAX_NOTES);
+	if (more === 0) return notes;
+	return [...notes.slice(0, MAX_NOTES), `and ${more} more odd value${more === 1 ? '' : 's'}`];
+}
+
 /**
  * An object of the answer whose `shape` fields are read with the readers above; its other fields are
  * kept as they came. Notes are collected on the record itself (`notes`, only when there are some),
@@ -290,6 +300,7 @@ export function answerRecord<S extends FieldShape>(
 		const given = raw as Record<string, unknown>;
 		const record: Record<string, unknown> = { ...given };
 		const notes: string[] = [];
+		let omitted = 0;
 		let refused = false;
 		for (const [key, read] of fields) {
 			const result = read(given[key]);
@@ -301,9 +312,10 @@ export function answerRecord<S extends FieldShape>(
 			if (result.value === undefined) delete record[key];
 			else record[key] = result.value;
 			for (const odd of result.odd) notes.push(key + odd);
+			omitted += result.omitted ?? 0;
 		}
 		if (refused) return z.NEVER;
-		if (notes.length) record.notes = notes;
+		if (notes.length) record.notes = capNotes(notes, omitted);
 		return record as AnswerRecord<S>;
 	});
 }
@@ -320,18 +332,20 @@ export function answerList<T extends { notes?: string[] }>(
 		if (!Array.isArray(raw)) return { value: null, odd: [oddNote(raw, 'a list')] };
 		const odd: string[] = [];
 		const value: T[] = [];
+		let omitted = 0;
+		const note = (text: string) => (odd.length < MAX_NOTES ? odd.push(text) : omitted++);
 		raw.forEach((item: unknown, index) => {
 			const result = element.safeParse(item);
 			if (!result.success) {
 				// An element that is not even a record is left out, and said so.
-				odd.push(`[${index}]${oddNote(item, 'a record')}`);
+				note(`[${index}]${oddNote(item, 'a record')}`);
 				return;
 			}
 			const { notes, ...rest } = result.data;
-			for (const note of notes ?? []) odd.push(`[${index}].${note}`);
+			for (const text of notes ?? []) note(`[${index}].${text}`);
 			value.push(rest as T);
 		});
-		return { value, odd };
+		return { value, odd, omitted };
 	});
 }
 
