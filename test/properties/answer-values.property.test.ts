@@ -96,6 +96,14 @@ describe('number fields (balance, cost, rates)', () => {
 		);
 	});
 
+	it('a megabyte of digits that is not a number is refused at once, with a short note', () => {
+		const started = Date.now();
+		const read = number('1'.repeat(1_000_000) + 'x');
+		expect(Date.now() - started).toBeLessThan(1000);
+		expectOdd(read, 'conversion_rate');
+		expect(read.notes[0]).toMatch(/\(1000001 characters\), not a number$/);
+	});
+
 	it('the examples of the issue: true, [42] and "0x1F" are not 1, 42 and 31', () => {
 		for (const raw of [true, [42], '0x1F']) {
 			const balance = balanceSchema.parse({ balance: raw, currency: 'KES' });

@@ -68,13 +68,22 @@ export function describeGiven(raw: unknown): string {
 	return `a ${typeof raw}`;
 }
 
-/** "12.50", "-3", "1e3", ".5"; not "0x1F", "0b1", "1,000", "Infinity", "" or " ". */
-const DECIMAL = /^[+-]?(\d+\.?\d*|\.\d+)(e[+-]?\d+)?$/i;
+/**
+ * "12.50", "-3", "1e3", ".5"; not "0x1F", "0b1", "1,000", "Infinity", "" or " ". Written so that no
+ * two parts can match the same digits: a megabyte of digits ending in "x" fails in one pass, not in
+ * a million squared steps.
+ */
+const DECIMAL = /^[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:e[+-]?\d+)?$/i;
+/** Longer text is no number a gateway means (a double has 17 significant digits). */
+const NUMBER_MAX_CHARS = 400;
 
 export function readNumber(raw: unknown): number | undefined {
 	let number: number | undefined;
 	if (typeof raw === 'number') number = raw;
-	else if (typeof raw === 'string' && DECIMAL.test(raw.trim())) number = Number(raw.trim());
+	else if (typeof raw === 'string' && raw.length <= NUMBER_MAX_CHARS) {
+		const text = raw.trim();
+		if (DECIMAL.test(text)) number = Number(text);
+	}
 	if (number === undefined || !Number.isFinite(number)) return undefined;
 	return number === 0 ? 0 : number; // -0 reads as 0
 }
