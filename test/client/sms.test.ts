@@ -140,7 +140,7 @@ describe('delivery reports and balance', () => {
 		let status = 'queued';
 		for (let i = 0; i < 100 && status !== 'DELIVRD'; i++) {
 			await new Promise((resolve) => setTimeout(resolve, 20));
-			status = (await env.client.getDeliveryReport(id)).status;
+			status = (await env.client.getDeliveryReport(id)).status ?? '';
 		}
 		expect(status).toBe('DELIVRD');
 	});

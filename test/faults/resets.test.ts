@@ -117,7 +117,7 @@ describe('idempotent writes under a reset after handling', () => {
 		const client = env.client();
 		const contact = await client.createContact({ phoneNumber: '+254711000222' });
 		env.onceFaulted({ resetRate: 1, resetMode: 'afterHandling' });
-		const outcome = await client.deleteContact(contact.id).then(
+		const outcome = await client.deleteContact(contact.id!).then(
 			() => 'deleted',
 			(error: unknown) => error,
 		);

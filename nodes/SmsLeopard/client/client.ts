@@ -43,7 +43,7 @@ import {
 	sendSmsCall,
 } from './sms';
 import { DEFAULT_RETRY, type RetryOptions, type Sleep } from './retry';
-import { type SenderNumber, findSenderIn, senderNumbersCall } from './senders';
+import { type SenderNumber, findSenderIn, senderNumbersCall, senderRecordId } from './senders';
 import {
 	type Template,
 	type TemplateDescription,
@@ -230,10 +230,15 @@ export class SmsLeopardClient {
 	): Promise<Map<string, TemplateDescription> | undefined> {
 		const outcome = await settle(async () => {
 			const sender = await this.findSenderNumber(phoneNumberId);
-			return await this.listTemplates(sender.id);
+			return await this.listTemplates(senderRecordId(sender));
 		});
 		if (outcome.ok) {
-			return new Map(outcome.value.map((template) => [template.id, describeTemplate(template)]));
+			// A template without a usable id cannot be sent, so it cannot be checked against either.
+			return new Map(
+				outcome.value.flatMap((template) =>
+					template.id ? [[template.id, describeTemplate(template)] as const] : [],
+				),
+			);
 		}
 		if (!listingUnavailable(outcome.error)) throw outcome.error;
 		return undefined;

@@ -1,6 +1,7 @@
 /** Create and delete contacts on {base_url} (spec 2.6, 4.3, 4.5). */
 import { z } from 'zod';
 import type { ApiCall } from './api-caller';
+import { answerRecord, answerRecordId, answerText } from './answer-values';
 import { pathId, plainText, recordId } from './identifiers';
 import { phoneNumberSchema } from './phone-number';
 import { validateInput } from './validation';
@@ -66,18 +67,15 @@ export function buildCreateContactBody(request: CreateContactRequest) {
 
 export type CreateContactBody = ReturnType<typeof buildCreateContactBody>;
 
-const nullableText = z.string().nullish();
-
-export const contactSchema = z
-	.object({
-		id: z.coerce.number().int(),
-		name: nullableText,
-		phone_number: nullableText,
-		email: nullableText,
-		created_at: nullableText,
-		updated_at: nullableText,
-	})
-	.passthrough();
+// The contact is created whatever its record's fields look like: odd ones become null with a note.
+export const contactSchema = answerRecord({
+	id: answerRecordId,
+	name: answerText,
+	phone_number: answerText,
+	email: answerText,
+	created_at: answerText,
+	updated_at: answerText,
+});
 
 export type Contact = z.infer<typeof contactSchema>;
 
@@ -94,9 +92,7 @@ export function createContactCall(body: CreateContactBody): ApiCall<Contact> {
 	};
 }
 
-export const deleteContactResponseSchema = z
-	.object({ message: z.string().optional() })
-	.passthrough();
+export const deleteContactResponseSchema = answerRecord({ message: answerText });
 
 export type DeleteContactResult = z.infer<typeof deleteContactResponseSchema>;
 

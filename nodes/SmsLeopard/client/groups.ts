@@ -5,36 +5,38 @@
  */
 import { z } from 'zod';
 import type { ApiCall, ApiCaller } from './api-caller';
+import {
+	answerFlag,
+	answerRecord,
+	answerRecordId,
+	answerText,
+	answerWholeNumber,
+	hasNoteAbout,
+} from './answer-values';
 import { SmsLeopardError } from './errors';
 import { validateInput } from './validation';
 
-const nullableText = z.string().nullish();
-const optionalCount = z.coerce.number().int().nullish();
+// Odd fields become null with a note (answer-values.ts): one odd group does not hide the page.
+export const groupSchema = answerRecord({
+	id: answerRecordId,
+	account_id: answerWholeNumber,
+	creator_id: answerWholeNumber,
+	name: answerText,
+	description: answerText,
+	is_private: answerFlag,
+	total_contacts: answerWholeNumber,
+	created_at: answerText,
+	updated_at: answerText,
+});
 
-export const groupSchema = z
-	.object({
-		id: z.coerce.number().int(),
-		account_id: optionalCount,
-		creator_id: optionalCount,
-		name: nullableText,
-		description: nullableText,
-		is_private: z.boolean().nullish(),
-		total_contacts: optionalCount,
-		created_at: nullableText,
-		updated_at: nullableText,
-	})
-	.passthrough();
-
-export const paginationSchema = z
-	.object({
-		count: optionalCount,
-		next_page: optionalCount,
-		num_pages: optionalCount,
-		page: optionalCount,
-		per: optionalCount,
-		prev_page: optionalCount,
-	})
-	.passthrough();
+export const paginationSchema = answerRecord({
+	count: answerWholeNumber,
+	next_page: answerWholeNumber,
+	num_pages: answerWholeNumber,
+	page: answerWholeNumber,
+	per: answerWholeNumber,
+	prev_page: answerWholeNumber,
+});
 
 export const groupsPageSchema = z
 	.object({
@@ -119,7 +121,8 @@ export async function* iterateGroups(
 	const input = validateInput(allRequest, request);
 	let maxPages = input.maxPages ?? DEFAULT_MAX_PAGES;
 	let announced: number | undefined;
-	const seen = new Set<number>();
+	// A group without a usable id (null with a note) cannot be told apart: each counts as new.
+	const seen = new Set<number | string>();
 	let page = 1;
 	for (let pagesRead = 0; ; pagesRead++) {
 		if (pagesRead >= maxPages) {
@@ -136,17 +139,25 @@ export async function* iterateGroups(
 			if (announced !== undefined) maxPages = Math.min(maxPages, announced + EXTRA_PAGES);
 		}
 		let newGroups = 0;
-		for (const group of answer.groups) {
-			if (seen.has(group.id)) continue;
+		for (const [position, group] of answer.groups.entries()) {
+			const key = group.id ?? `page ${page}, #${position}`;
+			if (seen.has(key)) continue;
 			if (input.limit !== undefined && seen.size >= input.limit) return;
-			seen.add(group.id);
+			seen.add(key);
 			newGroups++;
 			yield group;
 		}
 		// A page with groups but none new: the server ignores `page` or repeats itself. Stop here.
 		if (newGroups === 0 && answer.groups.length > 0) return;
 		if (input.limit !== undefined && seen.size >= input.limit) return;
-		const next = answer.pagination?.next_page;
+		const pagination = answer.pagination;
+		// An odd next_page ("2a", true) may hide further pages: stopping quietly would look complete.
+		if (pagination && hasNoteAbout(pagination, 'next_page')) {
+			throw new SmsLeopardError(
+				`Fetch groups: page ${page} answered a next page that is not a page number (${pagination.notes?.find((note) => note.startsWith('next_page:'))}), so the listing was stopped with ${seen.size} groups read`,
+			);
+		}
+		const next = pagination?.next_page;
 		if (next === null || next === undefined || next <= page || answer.groups.length === 0) return;
 		page = next;
 	}

@@ -17,7 +17,8 @@ export type {
 	DeleteContactResult,
 } from './contacts';
 export type { Group, GroupsPage, GroupsPageRequest, AllGroupsRequest } from './groups';
-export type { SenderNumber } from './senders';
+export { type SenderNumber, senderRecordId } from './senders';
+export * from './answer-values';
 export * from './templates';
 export { prepareUpload } from './media';
 export { DEFAULT_RETRY, type RetryOptions, type Sleep } from './retry';

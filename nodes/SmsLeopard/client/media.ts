@@ -4,6 +4,14 @@
  */
 import { z } from 'zod';
 import type { ApiCall } from './api-caller';
+import {
+	answerId,
+	answerRecord,
+	answerRecordId,
+	answerText,
+	answerWholeNumber,
+	essentialAnswer,
+} from './answer-values';
 import { SmsLeopardValidationError } from './errors';
 import { identifier, plainText } from './identifiers';
 import {
@@ -124,17 +132,17 @@ export function prepareUpload(request: UploadMediaRequest): PreparedUpload {
 	};
 }
 
-export const mediaRecordSchema = z
-	.object({
-		id: z.coerce.number().int().optional(),
-		phone_number_id: z.coerce.string().optional(),
-		media_id: z.coerce.string().min(1),
-		media_type: z.string().optional(),
-		mime_type: z.string().optional(),
-		file_name: z.string().optional(),
-		file_size: z.coerce.number().optional(),
-	})
-	.passthrough();
+// Odd fields become null with a note (answer-values.ts), except media_id: without it nothing can be
+// sent with the upload, so such an answer is an error naming the field.
+export const mediaRecordSchema = answerRecord({
+	id: answerRecordId,
+	phone_number_id: answerId,
+	media_id: essentialAnswer(answerId, 'the upload cannot be used in a send without its media_id'),
+	media_type: answerText,
+	mime_type: answerText,
+	file_name: answerText,
+	file_size: answerWholeNumber,
+});
 
 export type MediaRecord = z.infer<typeof mediaRecordSchema>;
 

@@ -4,19 +4,25 @@
  */
 import { z } from 'zod';
 import type { ApiCall } from './api-caller';
-import { SmsLeopardValidationError } from './errors';
+import {
+	answerId,
+	answerRecord,
+	answerRecordId,
+	answerText,
+	answerWholeNumber,
+} from './answer-values';
+import { SmsLeopardResponseError, SmsLeopardValidationError } from './errors';
 import { echo } from './echo';
 
-export const senderNumberSchema = z
-	.object({
-		id: z.coerce.number().int(),
-		business_account_id: z.coerce.number().nullish(),
-		phone_number: z.string().nullish(),
-		phone_number_id: z.coerce.string().min(1),
-		whatsapp_account_id: z.coerce.string().nullish(),
-		messaging_limit: z.coerce.number().nullish(),
-	})
-	.passthrough();
+// Odd fields become null with a note (answer-values.ts): one odd sender does not hide the others.
+export const senderNumberSchema = answerRecord({
+	id: answerRecordId,
+	business_account_id: answerWholeNumber,
+	phone_number: answerText,
+	phone_number_id: answerId,
+	whatsapp_account_id: answerId,
+	messaging_limit: answerWholeNumber,
+});
 
 export type SenderNumber = z.infer<typeof senderNumberSchema>;
 
@@ -37,7 +43,9 @@ export function findSenderIn(senders: SenderNumber[], phoneNumberId: string): Se
 	const wanted = String(phoneNumberId).trim();
 	const match = senders.find((sender) => sender.phone_number_id === wanted);
 	if (match) return match;
-	const byRecordId = senders.find((sender) => String(sender.id) === wanted);
+	const byRecordId = senders.find(
+		(sender) => typeof sender.id === 'number' && String(sender.id) === wanted,
+	);
 	if (byRecordId) {
 		throw new SmsLeopardValidationError([
 			{
@@ -49,7 +57,22 @@ export function findSenderIn(senders: SenderNumber[], phoneNumberId: string): Se
 	throw new SmsLeopardValidationError([
 		{
 			field: 'phoneNumberId',
-			message: `"${echo(wanted)}" is not a phone_number_id of this account: pick the number from the list (known: ${senders.map((sender) => sender.phone_number_id).join(', ') || 'none'})`,
+			message: `"${echo(wanted)}" is not a phone_number_id of this account: pick the number from the list (known: ${senders.flatMap((sender) => sender.phone_number_id ?? []).join(', ') || 'none'})`,
+		},
+	]);
+}
+
+/**
+ * The record id the template listing of this sender is addressed by. A listing that gave the sender
+ * no usable id (null with a note) cannot lead to its templates: an error naming the field, not a
+ * request to /phone_number_ids/null/templates.
+ */
+export function senderRecordId(sender: SenderNumber): number {
+	if (typeof sender.id === 'number') return sender.id;
+	throw new SmsLeopardResponseError(senderNumbersCall.operation, 200, undefined, [
+		{
+			field: 'id',
+			message: `sender ${echo(sender.phone_number_id ?? '')} has no usable record id${sender.notes ? ` (${sender.notes.map((note) => echo(note)).join('; ')})` : ''}, so its templates cannot be listed`,
 		},
 	]);
 }

@@ -6,6 +6,14 @@
  */
 import { z } from 'zod';
 import type { ApiCall } from './api-caller';
+import {
+	answerId,
+	answerNumber,
+	answerRecord,
+	answerText,
+	answerTime,
+	requiredAnswer,
+} from './answer-values';
 import { SmsLeopardValidationError } from './errors';
 import { plainText } from './identifiers';
 import { readRecipientEntry } from './recipient-pairing';
@@ -230,14 +238,14 @@ export function checkMessageId(id: unknown): string {
 	return validateInput(uuidLike, id, 'messageId');
 }
 
-export const deliveryReportSchema = z
-	.object({
-		id: z.coerce.string(),
-		reason: z.string().nullish(),
-		status: z.string(),
-		time: z.coerce.number().nullish(),
-	})
-	.passthrough();
+// Odd fields become null with a note (answer-values.ts); only a report without a status at all is
+// not a delivery report.
+export const deliveryReportSchema = answerRecord({
+	id: answerId,
+	reason: answerText,
+	status: requiredAnswer(answerText),
+	time: answerTime,
+});
 
 export type DeliveryReport = z.infer<typeof deliveryReportSchema>;
 
@@ -252,14 +260,13 @@ export function deliveryReportCall(messageId: string): ApiCall<DeliveryReport> {
 	};
 }
 
-export const balanceSchema = z
-	.object({
-		balance: z.coerce.number(),
-		conversion_rate: z.coerce.number().nullish(),
-		converted_balance: z.coerce.number().nullish(),
-		currency: z.string().nullish(),
-	})
-	.passthrough();
+// A balance of true, [42] or "0x1F" is null with a note, never 1, 42 or 31.
+export const balanceSchema = answerRecord({
+	balance: requiredAnswer(answerNumber),
+	conversion_rate: answerNumber,
+	converted_balance: answerNumber,
+	currency: answerText,
+});
 
 export type Balance = z.infer<typeof balanceSchema>;
 

@@ -5,30 +5,28 @@
  */
 import { z } from 'zod';
 import type { ApiCall } from './api-caller';
+import { answerId, answerList, answerRecord, answerText, answerWholeNumber } from './answer-values';
 
-const buttonSchema = z
-	.object({
-		type: z.string().nullish(),
-		text: z.string().nullish(),
-		url: z.string().nullish(),
-		phone_number: z.string().nullish(),
-	})
-	.passthrough();
+const buttonSchema = answerRecord({
+	type: answerText,
+	text: answerText,
+	url: answerText,
+	phone_number: answerText,
+});
 
-export const templateSchema = z
-	.object({
-		id: z.coerce.string().min(1),
-		account_id: z.coerce.number().nullish(),
-		name: z.string().nullish(),
-		language: z.string().nullish(),
-		status: z.string().nullish(),
-		type: z.string().nullish(),
-		header: z.unknown().nullish(),
-		message: z.string().nullish(),
-		footer: z.string().nullish(),
-		button: z.array(buttonSchema).nullish(),
-	})
-	.passthrough();
+// Odd fields become null with a note (answer-values.ts); a template without a usable id stays in
+// Template > Get Many with its note, but cannot be picked or checked against.
+export const templateSchema = answerRecord({
+	id: answerId,
+	account_id: answerWholeNumber,
+	name: answerText,
+	language: answerText,
+	status: answerText,
+	type: answerText,
+	message: answerText,
+	footer: answerText,
+	button: answerList(buttonSchema),
+});
 
 export type Template = z.infer<typeof templateSchema>;
 
@@ -67,6 +65,8 @@ export interface TemplateDescription {
 	body: string;
 	bodyPlaceholders: number[];
 	buttons: TemplateButton[];
+	/** Fields of the listing that were odd (answer-values.ts): what is described may be incomplete. */
+	notes?: string[];
 }
 
 export function placeholdersIn(text: string | null | undefined): number[] {
@@ -114,8 +114,8 @@ function buttonKind(type: string | null | undefined): ButtonKind {
 
 export function describeTemplate(template: Template): TemplateDescription {
 	return {
-		id: template.id,
-		name: template.name ?? template.id,
+		id: template.id ?? '',
+		name: template.name ?? template.id ?? '',
 		language: template.language ?? '',
 		category: template.type ?? '',
 		status: template.status ?? '',
@@ -131,5 +131,6 @@ export function describeTemplate(template: Template): TemplateDescription {
 			urlPlaceholders: placeholdersIn(button.url),
 			...(button.phone_number ? { phoneNumber: button.phone_number } : {}),
 		})),
+		...(template.notes ? { notes: template.notes } : {}),
 	};
 }

@@ -32,5 +32,8 @@ export async function templateFor(
 			},
 		]);
 	}
-	return template;
+	// A template listed with odd fields (a status of 1, a body that is not text) cannot be checked
+	// fairly: refusing it as "not approved" or approving a body never read would both be guesses. It
+	// goes unchecked, as with an account that has no listing, and the service has the last word.
+	return template.notes ? undefined : template;
 }

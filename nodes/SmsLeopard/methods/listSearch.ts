@@ -3,7 +3,7 @@
  * the phone_number_id) and the approved templates of the chosen sender (name, language, category).
  */
 import type { ILoadOptionsFunctions, INodeListSearchResult } from 'n8n-workflow';
-import { describeTemplate } from '../client';
+import { describeTemplate, senderRecordId } from '../client';
 import { clientForNode } from '../transport/client-for-node';
 
 function matches(filter: string | undefined, ...texts: Array<string | undefined | null>): boolean {
@@ -19,12 +19,17 @@ export async function searchSenderNumbers(
 	const client = await clientForNode(this);
 	const senders = await client.listSenderNumbers();
 	return {
-		results: senders
-			.filter((sender) => matches(filter, sender.phone_number, sender.phone_number_id))
-			.map((sender) => ({
-				name: `${sender.phone_number ?? 'Sender ' + sender.id} (phone_number_id ${sender.phone_number_id})`,
-				value: sender.phone_number_id,
-			})),
+		// A sender whose phone_number_id the answer did not give usably cannot be picked.
+		results: senders.flatMap((sender) =>
+			sender.phone_number_id && matches(filter, sender.phone_number, sender.phone_number_id)
+				? [
+						{
+							name: `${sender.phone_number ?? 'Sender ' + sender.id} (phone_number_id ${sender.phone_number_id})`,
+							value: sender.phone_number_id,
+						},
+					]
+				: [],
+		),
 	};
 }
 
@@ -37,10 +42,10 @@ export async function searchTemplates(
 	if (!phoneNumberId) return { results: [] };
 	const client = await clientForNode(this);
 	const sender = await client.findSenderNumber(phoneNumberId);
-	const templates = (await client.listTemplates(sender.id)).map(describeTemplate);
+	const templates = (await client.listTemplates(senderRecordId(sender))).map(describeTemplate);
 	return {
 		results: templates
-			.filter((template) => template.approved)
+			.filter((template) => template.approved && template.id !== '')
 			.filter((template) =>
 				matches(filter, template.name, template.id, template.category, template.language),
 			)

@@ -8,13 +8,20 @@ const NATURAL = new Intl.Collator(undefined, { numeric: true, sensitivity: 'base
 export async function getGroups(this: ILoadOptionsFunctions): Promise<INodePropertyOptions[]> {
 	const client = await clientForNode(this);
 	const groups = await client.getAllGroups({ per: 100 });
+	// A group whose id the answer did not give usably cannot be joined: it is not offered.
 	return groups
-		.map((group) => ({
-			name: group.name
-				? `${group.name} (${group.total_contacts ?? 0} contacts)`
-				: `Group ${group.id}`,
-			value: group.id,
-			description: group.description || undefined,
-		}))
+		.flatMap((group) =>
+			typeof group.id === 'number'
+				? [
+						{
+							name: group.name
+								? `${group.name} (${group.total_contacts ?? 0} contacts)`
+								: `Group ${group.id}`,
+							value: group.id,
+							description: group.description || undefined,
+						},
+					]
+				: [],
+		)
 		.sort((a, b) => NATURAL.compare(a.name, b.name));
 }

@@ -15,5 +15,7 @@ export async function execute(
 		currency: balance.currency ?? null,
 		convertedBalance: balance.converted_balance ?? null,
 		conversionRate: balance.conversion_rate ?? null,
+		// Why a figure is null: "balance: the answer gave true, not a number" (answer-values.ts).
+		...(balance.notes ? { notes: balance.notes } : {}),
 	};
 }

@@ -1,5 +1,6 @@
 /** Delivery Report > Get: where one sent SMS stands, by the message id its send answered. */
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import { hasNoteAbout } from '../../client';
 import type { ExecutionState } from '../operation';
 
 const show = { resource: ['deliveryReport'], operation: ['get'] };
@@ -23,8 +24,10 @@ const FAILED = new Set(['UNDELIV', 'UNDELIVERABLE', 'EXPIRED', 'REJECTD', 'REJEC
 const PENDING = new Set(['QUEUED', 'SENT', 'ACCEPTD', 'ACCEPTED', 'ENROUTE', 'PENDING']);
 
 /** Carrier codes in plain words; the list is open, so an unknown code stays "unknown". */
-export function outcomeOf(status: string): 'delivered' | 'failed' | 'pending' | 'unknown' {
-	const code = status.trim().toUpperCase();
+export function outcomeOf(
+	status: string | null | undefined,
+): 'delivered' | 'failed' | 'pending' | 'unknown' {
+	const code = (status ?? '').trim().toUpperCase();
 	if (DELIVERED.has(code)) return 'delivered';
 	if (FAILED.has(code)) return 'failed';
 	if (PENDING.has(code)) return 'pending';
@@ -38,13 +41,16 @@ export async function execute(
 ): Promise<IDataObject> {
 	const messageId = this.getNodeParameter('messageId', itemIndex, '') as string;
 	const report = await state.client.getDeliveryReport(messageId);
-	const time = typeof report.time === 'number' && report.time > 0 ? report.time : undefined;
+	// Odd fields are null, each with a note (answer-values.ts); a report that leaves its id out is
+	// still the report of the message asked for.
 	return {
-		messageId: report.id,
+		messageId: report.id === undefined ? messageId.trim() : report.id,
 		status: report.status,
 		outcome: outcomeOf(report.status),
-		reason: report.reason ?? '',
-		time: time ?? null,
-		updatedAt: time ? new Date(time * 1000).toISOString() : null,
+		reason: hasNoteAbout(report, 'reason') ? null : (report.reason ?? ''),
+		// As the answer gave it (seconds, milliseconds or a date text), and the ISO date it means.
+		time: report.time?.given ?? null,
+		updatedAt: report.time?.iso ?? null,
+		...(report.notes ? { notes: report.notes } : {}),
 	};
 }

@@ -1,6 +1,6 @@
 /** Template > Get Many: a sender number's templates, with what each needs at send time. */
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
-import { describeTemplate } from '../../client';
+import { describeTemplate, senderRecordId } from '../../client';
 import { senderNumberField } from '../common.fields';
 import { toJson } from '../../helpers/output';
 import type { ExecutionState } from '../operation';
@@ -29,7 +29,7 @@ export async function execute(
 	}) as string;
 	const approvedOnly = this.getNodeParameter('approvedOnly', itemIndex, true) as boolean;
 	const sender = await state.client.findSenderNumber(phoneNumberId);
-	const templates = await state.client.listTemplates(sender.id);
+	const templates = await state.client.listTemplates(senderRecordId(sender));
 	return templates
 		.map((template) => ({ template, described: describeTemplate(template) }))
 		.filter(({ described }) => !approvedOnly || described.approved)
