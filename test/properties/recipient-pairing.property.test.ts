@@ -235,4 +235,22 @@ describe('the cases seen from outside', () => {
 		);
 		expect(entry(42, '+1').id).toBe('42');
 	});
+
+	it('reads an odd cost or status as null with a note, and a number given as digits', () => {
+		const odd = readRecipientEntry({ id: 'x', number: 254700000001, status: {}, cost: '0x1F' });
+		expect(odd).toEqual({
+			id: 'x',
+			number: '254700000001',
+			status: null,
+			cost: null,
+			notes: [
+				'status: the answer gave an object, not text',
+				'cost: the answer gave "0x1F", not a number',
+			],
+		});
+		expect(readRecipientEntry('gone')).toEqual({
+			status: null,
+			notes: ['recipient: the answer gave "gone", not a record'],
+		});
+	});
 });

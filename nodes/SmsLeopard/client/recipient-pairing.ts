@@ -6,11 +6,12 @@
  * item's number (spelled any way, local numbers read as Kenyan) and that entry matches no other item
  * of the request, even in another country (0712345678 could be +256712345678 for an account outside
  * Kenya). The order of the answer is not trusted: entries that could be either of two items could
- * have been listed in any order, so they pair with neither. Only a lone recipient answered by a lone entry without a number is paired by
- * position.
+ * have been listed in any order, so they pair with neither. Only a lone recipient answered by a lone
+ * entry without a number is paired by position.
  */
+import { answerId, answerNumber, answerRecord, answerText, describeGiven } from './answer-values';
 
-/** One recipient entry of a send answer, read without trusting its types. */
+/** One recipient entry of a send answer, read without trusting its types (answer-values.ts). */
 export interface RecipientEntry {
 	/** The message id; undefined when the entry gives none usable (null, "", an object, ...). */
 	id?: string;
@@ -18,38 +19,33 @@ export interface RecipientEntry {
 	status: string | null;
 	/** Undefined when the entry states no cost, null when it states one that is not a number. */
 	cost?: number | null;
+	/** What was odd in the entry ("cost: the answer gave \"abc\", not a number"). */
+	notes?: string[];
 }
 
-const MAX_ID_LENGTH = 200;
-const PLAIN_DECIMAL = /^-?\d+(\.\d+)?$/;
-
-function readText(value: unknown): string | undefined {
-	if (typeof value === 'string') {
-		const trimmed = value.trim();
-		return trimmed !== '' && trimmed.length <= MAX_ID_LENGTH ? trimmed : undefined;
-	}
-	// A number id or phone number is fine as long as it is exact: 1e21 or 0.5 are not ids.
-	if (typeof value === 'number' && Number.isSafeInteger(value) && value >= 0) return String(value);
-	return undefined;
-}
-
-function readCost(value: unknown): number | null | undefined {
-	if (value === undefined) return undefined;
-	if (typeof value === 'number' && Number.isFinite(value)) return value;
-	if (typeof value === 'string' && PLAIN_DECIMAL.test(value.trim())) return Number(value.trim());
-	return null;
-}
+/** A phone number may come as digits in a JSON number: read it like a text id. */
+const entrySchema = answerRecord({
+	id: answerId,
+	number: answerId,
+	status: answerText,
+	cost: answerNumber,
+});
 
 export function readRecipientEntry(raw: unknown): RecipientEntry {
-	const entry =
-		raw !== null && typeof raw === 'object' && !Array.isArray(raw)
-			? (raw as Record<string, unknown>)
-			: {};
+	const read = entrySchema.safeParse(raw);
+	if (!read.success) {
+		return {
+			status: null,
+			notes: [`recipient: the answer gave ${describeGiven(raw)}, not a record`],
+		};
+	}
+	const { id, number, status, cost, notes } = read.data;
 	return {
-		id: readText(entry.id),
-		number: readText(entry.number),
-		status: typeof entry.status === 'string' ? entry.status : null,
-		cost: readCost(entry.cost),
+		id: id ?? undefined,
+		number: number ?? undefined,
+		status: status ?? null,
+		...(cost !== undefined ? { cost } : {}),
+		...(notes ? { notes } : {}),
 	};
 }
 

@@ -460,6 +460,7 @@ export async function execute(
 		...(mediaId ? { mediaId } : {}),
 		// Said only when it happened: the account has no template listing, so the service alone checked.
 		...(template ? {} : { templateChecked: false }),
+		...(entry.notes ? { notes: entry.notes } : {}),
 		...(includeRaw ? { rawAnswer: result.answer as IDataObject } : {}),
 	};
 }

@@ -86,6 +86,7 @@ function resultJson(
 		...(segments.nonGsmCharacters.length ? { nonGsmCharacters: segments.nonGsmCharacters } : {}),
 		cost: answered.cost ?? null,
 		currency: currency ?? null,
+		...(answered.notes ? { notes: answered.notes } : {}),
 	};
 }
 
