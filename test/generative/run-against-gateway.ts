@@ -6,6 +6,7 @@
  */
 import { existsSync, readFileSync } from 'fs';
 import path from 'path';
+import type { INodeParameters } from 'n8n-workflow';
 import { SmsLeopardApi } from '../../credentials/SmsLeopardApi.credentials';
 import { SmsLeopard } from '../../nodes/SmsLeopard/SmsLeopard.node';
 import { type RunNodeResult, runNode } from '../harness';
@@ -78,6 +79,8 @@ export interface RunSetup {
 	scenario: Scenario;
 	draw: RunDraw;
 	mode: 'continue' | 'stop';
+	/** Test-only: parameters laid over the scenario's (to prove a check catches a slow node). */
+	overrides?: Record<string, unknown>;
 }
 
 export async function runAgainstGateway(stage: Stage, setup: RunSetup): Promise<RunRecord> {
@@ -101,7 +104,7 @@ export async function runAgainstGateway(stage: Stage, setup: RunSetup): Promise<
 				channel: 'whatsapp',
 			},
 		},
-		parameters: scenario.parameters(draw),
+		parameters: { ...scenario.parameters(draw), ...setup.overrides } as INodeParameters,
 		items,
 		continueOnFail: mode === 'continue',
 	}).then(
@@ -110,7 +113,7 @@ export async function runAgainstGateway(stage: Stage, setup: RunSetup): Promise<
 	);
 	let timer: NodeJS.Timeout | undefined;
 	const guard = new Promise<'timeout'>((resolve) => {
-		timer = setTimeout(() => resolve('timeout'), bound + 1_000);
+		timer = setTimeout(() => resolve('timeout'), bound);
 	});
 	const first = await Promise.race([running, guard]);
 	clearTimeout(timer);
@@ -120,7 +123,14 @@ export async function runAgainstGateway(stage: Stage, setup: RunSetup): Promise<
 	if (first === 'timeout') {
 		// Release the hung run so the next one starts clean; what it ends with is not judged.
 		stage.gateway.dropConnections();
-		await Promise.race([running, new Promise((resolve) => setTimeout(resolve, 5_000))]);
+		let release: NodeJS.Timeout | undefined;
+		await Promise.race([
+			running,
+			new Promise((resolve) => {
+				release = setTimeout(resolve, 5_000);
+			}),
+		]);
+		clearTimeout(release);
 	} else if ('result' in first) {
 		result = first.result;
 	} else {
