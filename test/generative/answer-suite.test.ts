@@ -20,9 +20,9 @@ import { type Stage, runAgainstGateway, startStage } from './run-against-gateway
 import { type RunDraw, SCENARIOS, drawArb } from './scenarios';
 
 const SEED = process.env.FC_SEED ? Number(process.env.FC_SEED) : 22_2026;
-const RUNS = process.env.GEN_RUNS ? Number(process.env.GEN_RUNS) : 6;
+const RUNS = process.env.GEN_RUNS ? Number(process.env.GEN_RUNS) : 40;
 /** Per operation and mode, drawing and shrinking included: the suite stays near a minute. */
-const TIME_LIMIT_MS = process.env.GEN_TIME_LIMIT_MS ? Number(process.env.GEN_TIME_LIMIT_MS) : 5_000;
+const TIME_LIMIT_MS = process.env.GEN_TIME_LIMIT_MS ? Number(process.env.GEN_TIME_LIMIT_MS) : 4_500;
 const SELECTED = (process.env.GEN_INVARIANTS?.split(',').filter(Boolean) ??
 	INVARIANTS) as InvariantName[];
 

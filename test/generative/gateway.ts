@@ -73,7 +73,11 @@ export interface Gateway {
 	exchanges: Exchange[];
 	/** Ends every open socket: a run the guard gave up on is released this way. */
 	dropConnections(): void;
-	setScript(script: Script): void;
+	/**
+	 * Starts a run with its own script and record; answers the base URL for the run's credential.
+	 * A request of an earlier run (a retry after its guard gave up) is refused and not recorded.
+	 */
+	begin(script: Script): string;
 	close(): Promise<void>;
 }
 
@@ -115,12 +119,19 @@ function writeAnswer(response: ServerResponse, answer: Answer): void {
 
 export async function startGateway(initial: Script): Promise<Gateway> {
 	let script = initial;
+	let run = 0;
 	const exchanges: Exchange[] = [];
 	const sockets = new Set<net.Socket>();
 	const server = createServer((request: IncomingMessage, response: ServerResponse) => {
+		const prefix = `/run-${run}`;
+		if (!request.url?.startsWith(`${prefix}/`)) {
+			request.resume();
+			response.writeHead(410).end();
+			return;
+		}
 		const exchange: Exchange = {
 			method: request.method ?? 'GET',
-			path: request.url ?? '',
+			path: request.url.slice(prefix.length),
 			received: false,
 			items: [],
 			mayHaveActed: false,
@@ -169,9 +180,11 @@ export async function startGateway(initial: Script): Promise<Gateway> {
 		url: `http://127.0.0.1:${port}`,
 		exchanges,
 		dropConnections: () => sockets.forEach((socket) => socket.destroy()),
-		setScript(next) {
+		begin(next) {
 			script = next;
 			exchanges.length = 0;
+			run++;
+			return `http://127.0.0.1:${port}/run-${run}`;
 		},
 		close: async () => {
 			sockets.forEach((socket) => socket.destroy());

@@ -50,7 +50,7 @@ export async function startStage(): Promise<Stage> {
 	};
 }
 
-function urlFor(stage: Stage, draw: RunDraw): string {
+function urlFor(stage: Stage, draw: RunDraw, gatewayUrl: string): string {
 	switch (draw.host) {
 		case 'refused':
 			return `http://127.0.0.1:${stage.refused}`;
@@ -59,7 +59,7 @@ function urlFor(stage: Stage, draw: RunDraw): string {
 		case 'tls-garbage':
 			return `https://127.0.0.1:${stage.tlsGarbage.port}`;
 		default:
-			return stage.gateway.url;
+			return gatewayUrl;
 	}
 }
 
@@ -86,8 +86,7 @@ export interface RunSetup {
 export async function runAgainstGateway(stage: Stage, setup: RunSetup): Promise<RunRecord> {
 	const { scenario, draw, mode } = setup;
 	setCurrentDraw(draw);
-	stage.gateway.setScript(scriptFor(scenario, draw));
-	const url = urlFor(stage, draw);
+	const url = urlFor(stage, draw, stage.gateway.begin(scriptFor(scenario, draw)));
 	const items = await scenario.items(draw);
 	const bound = boundMs(scenario, draw);
 	const before = recordedSince(0).end;

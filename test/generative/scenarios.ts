@@ -421,7 +421,7 @@ export function drawArb(scenario: Scenario): fc.Arbitrary<RunDraw> {
 			itemCount: fc.integer({ min: 2, max: 4 }),
 			answers: fc.array(attempts, { minLength: 4, maxLength: 4 }),
 			host: fc.oneof(
-				{ weight: 24, arbitrary: fc.constant<HostFault>('gateway') },
+				{ weight: 9, arbitrary: fc.constant<HostFault>('gateway') },
 				{
 					weight: 1,
 					arbitrary: fc.constantFrom<HostFault>('refused', 'tls-closed', 'tls-garbage'),
