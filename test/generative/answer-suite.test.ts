@@ -6,7 +6,8 @@
  *
  * A fixed seed by default; FC_SEED=<n> draws other runs, GEN_RUNS=<n> more of them per operation
  * and mode, GEN_INVARIANTS=own-id,bounded checks only those (to find each one's smallest
- * counterexample), GEN_ONLY=upload runs one operation. A failure prints its seed and the shrunk run.
+ * counterexample), GEN_ONLY=upload runs one operation, GEN_VERBOSE=1 says how many runs each
+ * operation and mode had. A failure prints its seed and the shrunk run.
  */
 import fc from 'fast-check';
 import {
@@ -54,7 +55,7 @@ describe.each(scenarios)('$name against a hostile gateway', (scenario) => {
 	it.each(['continue', 'stop'] as const)(
 		'%s: every item accounted for, none wrongly paired, bounded, no secret',
 		async (mode) => {
-			await fc.assert(
+			const details = await fc.check(
 				fc.asyncProperty(drawArb(scenario), async (draw) => {
 					const run = await runAgainstGateway(stage, { scenario, draw, mode });
 					const violations = checkRun(run, SELECTED);
@@ -66,6 +67,10 @@ describe.each(scenarios)('$name against a hostile gateway', (scenario) => {
 					plugins: [fc.interruptAfterTimeLimit(TIME_LIMIT_MS)],
 				},
 			);
+			// How much of the family one run of the suite covered, when asked.
+			if (process.env.GEN_VERBOSE)
+				console.log(`${scenario.name}, ${mode}: ${details.numRuns} runs, seed ${details.seed}`);
+			if (details.failed) throw new Error(fc.defaultReportMessage(details));
 		},
 		120_000,
 	);

@@ -54,7 +54,7 @@ const STATUSES_4XX = [400, 401, 403, 404, 409, 410, 413, 422, 429];
 const STATUSES_5XX = [500, 502, 503, 504];
 
 const faultArb: fc.Arbitrary<Fault> = fc.oneof(
-	{ weight: 12, arbitrary: fc.constant<Fault>('none') },
+	{ weight: 16, arbitrary: fc.constant<Fault>('none') },
 	{ weight: 1, arbitrary: fc.constant<Fault>('reset-after-request') },
 	{ weight: 1, arbitrary: fc.constant<Fault>('reset-mid-body') },
 	{ weight: 1, arbitrary: fc.constant<Fault>('stall-mid-body') },

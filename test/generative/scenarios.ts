@@ -462,5 +462,5 @@ export function boundMs(scenario: Scenario, draw: RunDraw): number {
 	const attempts = draw.maxRateLimitWait > 0 ? 3 : 1;
 	const perCall = attempts * TIMEOUT_SECONDS * 1000 + draw.maxRateLimitWait * 1000;
 	const listings = scenario.readsBefore * (draw.listing ? 2 : 1);
-	return (listings + rounds) * perCall + 1_500;
+	return (listings + rounds) * perCall + 2_000;
 }
