@@ -122,6 +122,17 @@ describe('the invariant checks catch what they guard against', () => {
 		expect(names(moved)).toEqual(['not-sent-only-when-provably']);
 	});
 
+	it('not-sent-only-when-provably: a send the gateway refused with a 4xx may be called "not sent"', async () => {
+		const run = await runAgainstGateway(stage, {
+			scenario: scenario('Create'),
+			draw: draw([{ ...PLAIN_ANSWER, status: 422 }, PLAIN_ANSWER]),
+			mode: 'continue',
+		});
+		expect(run.exchanges.map((exchange) => exchange.mayHaveActed)).toEqual([false, true]);
+		const notSent = withOutputs(run, (items) => (items[0].json.mayHaveBeenSent = false));
+		expect(checkRun(notSent, ['not-sent-only-when-provably'])).toEqual([]);
+	});
+
 	it('maybe-only-when-it-may-have-left: a refused connection called "maybe sent" fails it', async () => {
 		const run = await runAgainstGateway(stage, {
 			scenario: scenario('Create'),
