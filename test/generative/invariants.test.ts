@@ -34,18 +34,23 @@ function draw(answers: AnswerPlan[], extra: Partial<RunDraw> = {}): RunDraw {
 		customized: false,
 		recipientsPerRequest: 1,
 		includeRaw: false,
+		errorOutput: false,
 		...extra,
 	};
 }
 
 const lostAnswer: AnswerPlan = { ...PLAIN_ANSWER, fault: 'reset-after-request' };
 
-/** A deep copy of the run with its output items changed by `edit`. */
-function withOutputs(run: RunRecord, edit: (items: INodeExecutionData[]) => void): RunRecord {
+/** A deep copy of the run with the items of one output (default the first) changed by `edit`. */
+function withOutputs(
+	run: RunRecord,
+	edit: (items: INodeExecutionData[]) => void,
+	output = 0,
+): RunRecord {
 	const result = structuredClone({ ...run.result, run: undefined }) as unknown as NonNullable<
 		RunRecord['result']
 	>;
-	edit(result.outputs[0]);
+	edit(result.outputs[output]);
 	return { ...run, result };
 }
 
@@ -73,6 +78,23 @@ describe('the invariant checks catch what they guard against', () => {
 		expect(names(missing)).toEqual(['one-outcome']);
 		const twice = withOutputs(run, (items) => items.push(structuredClone(items[0])));
 		expect(names(twice)).toEqual(['one-outcome']);
+	});
+
+	it('one-outcome with the error output: a failed item whose error lacks mayHaveBeenSent fails it', async () => {
+		const run = await runAgainstGateway(stage, {
+			scenario: scenario('Create'),
+			draw: draw([PLAIN_ANSWER, lostAnswer], { errorOutput: true }),
+			mode: 'continue',
+		});
+		expect(checkRun(run)).toEqual([]);
+		const failed = run.result?.outputs[1][0].json.error as Record<string, unknown>;
+		expect(failed.mayHaveBeenSent).toBe(true);
+		const unflagged = withOutputs(
+			run,
+			(items) => delete (items[0].json.error as Record<string, unknown>).mayHaveBeenSent,
+			1,
+		);
+		expect(names(unflagged)).toEqual(['one-outcome']);
 	});
 
 	it('one-outcome under Stop: an item left out of the summary, or in two of its lines, fails it', async () => {

@@ -106,6 +106,7 @@ export async function runAgainstGateway(stage: Stage, setup: RunSetup): Promise<
 		parameters: { ...scenario.parameters(draw), ...setup.overrides } as INodeParameters,
 		items,
 		continueOnFail: mode === 'continue',
+		onError: mode === 'continue' && draw.errorOutput ? 'continueErrorOutput' : undefined,
 	}).then(
 		(result) => ({ result }),
 		(error: unknown) => ({ thrown: error }),

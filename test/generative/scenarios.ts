@@ -43,6 +43,8 @@ export interface RunDraw {
 	recipientsPerRequest: number;
 	/** Send Template: Include Raw Answer. */
 	includeRaw: boolean;
+	/** Continue On Fail as "Continue (using error output)": failed items on a second output. */
+	errorOutput: boolean;
 }
 
 /** Local and international spellings, other countries' numbers sharing suffixes among them. */
@@ -435,6 +437,7 @@ export function drawArb(scenario: Scenario): fc.Arbitrary<RunDraw> {
 			customized: fc.boolean(),
 			recipientsPerRequest: fc.integer({ min: 1, max: 4 }),
 			includeRaw: fc.boolean(),
+			errorOutput: fc.boolean(),
 		})
 		.map(({ order, duplicate, ...rest }) => {
 			const numbers = order.slice(0, rest.itemCount);
