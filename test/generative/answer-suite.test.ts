@@ -70,7 +70,11 @@ describe.each(scenarios)('$name against a hostile gateway', (scenario) => {
 			// How much of the family one run of the suite covered, when asked.
 			if (process.env.GEN_VERBOSE)
 				console.log(`${scenario.name}, ${mode}: ${details.numRuns} runs, seed ${details.seed}`);
-			if (details.failed) throw new Error(fc.defaultReportMessage(details));
+			if (details.failed) {
+				// The seed and the shrunk run, then what that run broke.
+				const broken = details.errorInstance instanceof Error ? details.errorInstance.message : '';
+				throw new Error(`${fc.defaultReportMessage(details)}\n\n${broken}`);
+			}
 		},
 		120_000,
 	);

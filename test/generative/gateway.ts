@@ -68,8 +68,6 @@ export interface Script {
 }
 
 export interface Gateway {
-	/** http://127.0.0.1:<port> */
-	url: string;
 	exchanges: Exchange[];
 	/** Ends every open socket: a run the guard gave up on is released this way. */
 	dropConnections(): void;
@@ -117,8 +115,14 @@ function writeAnswer(response: ServerResponse, answer: Answer): void {
 	}
 }
 
-export async function startGateway(initial: Script): Promise<Gateway> {
-	let script = initial;
+/** Until a run begins, nothing is expected: every request is refused unread. */
+const NO_RUN: Script = {
+	itemsOf: () => [],
+	answer: () => ({ answer: { status: 410, fault: 'none', body: '' } }),
+};
+
+export async function startGateway(): Promise<Gateway> {
+	let script = NO_RUN;
 	let run = 0;
 	const exchanges: Exchange[] = [];
 	const sockets = new Set<net.Socket>();
@@ -177,7 +181,6 @@ export async function startGateway(initial: Script): Promise<Gateway> {
 	server.headersTimeout = 0;
 	const port = await listen(server);
 	return {
-		url: `http://127.0.0.1:${port}`,
 		exchanges,
 		dropConnections: () => sockets.forEach((socket) => socket.destroy()),
 		begin(next) {
@@ -204,21 +207,16 @@ export async function refusedPort(): Promise<number> {
 /**
  * A plain TCP server for an https:// credential: it closes the socket as the ClientHello arrives
  * (or answers it with bytes that are not TLS), so the handshake fails before a request exists.
- * `handshakes` counts ClientHellos seen; no request can ever be read here.
  */
-export async function tlsBreaker(mode: 'close' | 'garbage'): Promise<{
-	port: number;
-	handshakes: () => number;
-	close(): Promise<void>;
-}> {
-	let handshakes = 0;
+export async function tlsBreaker(
+	mode: 'close' | 'garbage',
+): Promise<{ port: number; close(): Promise<void> }> {
 	const sockets = new Set<net.Socket>();
 	const server = net.createServer((socket) => {
 		sockets.add(socket);
 		socket.on('close', () => sockets.delete(socket));
 		socket.on('error', () => undefined);
 		socket.once('data', () => {
-			handshakes++;
 			if (mode === 'garbage') socket.end('HTTP/1.1 400 Bad Request\r\n\r\nnot tls');
 			else socket.destroy();
 		});
@@ -226,7 +224,6 @@ export async function tlsBreaker(mode: 'close' | 'garbage'): Promise<{
 	const port = await listen(server);
 	return {
 		port,
-		handshakes: () => handshakes,
 		close: async () => {
 			sockets.forEach((socket) => socket.destroy());
 			await new Promise<void>((resolve) => server.close(() => resolve()));

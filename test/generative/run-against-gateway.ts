@@ -19,7 +19,6 @@ import {
 	type Scenario,
 	boundMs,
 	scriptFor,
-	setCurrentDraw,
 } from './scenarios';
 
 export interface Stage {
@@ -31,10 +30,7 @@ export interface Stage {
 }
 
 export async function startStage(): Promise<Stage> {
-	const gateway = await startGateway({
-		itemsOf: () => [],
-		answer: () => ({ answer: { status: 500, fault: 'none', body: '' } }),
-	});
+	const gateway = await startGateway();
 	const tlsClosed = await tlsBreaker('close');
 	const tlsGarbage = await tlsBreaker('garbage');
 	return {
@@ -85,7 +81,6 @@ export interface RunSetup {
 
 export async function runAgainstGateway(stage: Stage, setup: RunSetup): Promise<RunRecord> {
 	const { scenario, draw, mode } = setup;
-	setCurrentDraw(draw);
 	const url = urlFor(stage, draw, stage.gateway.begin(scriptFor(scenario, draw)));
 	const items = await scenario.items(draw);
 	const bound = boundMs(scenario, draw);

@@ -63,15 +63,15 @@ export const TIMEOUT_SECONDS = 1;
 
 export interface Scenario {
 	name: string;
-	/** Requests of these phases can change something at the service. */
+	/** The node's parameters for the drawn run. */
 	parameters(draw: RunDraw): INodeParameters;
 	items(draw: RunDraw): Promise<INodeExecutionData[]>;
-	itemsOf(method: string, path: string, body: Buffer): number[];
+	/** Which items a request carries, by position (told apart by what each item has of its own). */
+	itemsOf(method: string, path: string, body: Buffer, draw: RunDraw): number[];
 	/** The shaped 2xx body and the ids it gives each requested position. */
 	shaped(
 		plan: AnswerPlan,
 		request: { body: Buffer; items: number[] },
-		draw: RunDraw,
 	): { body: unknown; idsByPosition: unknown[][] };
 	host: 'chat' | 'contacts';
 	/** The id a success item carries. */
@@ -108,14 +108,7 @@ function json(body: Buffer): Record<string, unknown> {
 const phoneItems = async (draw: RunDraw) =>
 	draw.numbers.map((phone, index) => ({ json: { phone, tag: `g${index}` } }));
 
-const indexOfNumber = (draw: RunDraw | undefined, number: unknown) =>
-	draw ? draw.numbers.indexOf(String(number)) : -1;
-
-/** The draw of the run in progress: itemsOf reads numbers from it. */
-let current: RunDraw | undefined;
-export function setCurrentDraw(draw: RunDraw): void {
-	current = draw;
-}
+const indexOfNumber = (draw: RunDraw, number: unknown) => draw.numbers.indexOf(String(number));
 
 const sendSms: Scenario = {
 	name: 'Message > Send SMS',
@@ -137,13 +130,13 @@ const sendSms: Scenario = {
 		requestOptions: requestOptions(draw),
 	}),
 	items: phoneItems,
-	itemsOf(method, path, body) {
+	itemsOf(method, path, body, draw) {
 		if (method !== 'POST' || !path.startsWith('/v1/sms/send')) return [];
 		const destination = json(body).destination;
 		if (!Array.isArray(destination)) return [];
 		return destination.map((entry: { number?: unknown; message?: unknown }) => {
 			const tag = /\bg(\d+)\b/.exec(String(entry.message ?? ''));
-			return tag ? Number(tag[1]) : indexOfNumber(current, entry.number);
+			return tag ? Number(tag[1]) : indexOfNumber(draw, entry.number);
 		});
 	},
 	shaped(plan, request) {
@@ -179,9 +172,9 @@ const sendTemplate: Scenario = {
 		requestOptions: requestOptions(draw, { includeRawAnswer: draw.includeRaw }),
 	}),
 	items: phoneItems,
-	itemsOf(method, path, body) {
+	itemsOf(method, path, body, draw) {
 		if (method !== 'POST' || !/^\/v1\/[^/]+\/send/.test(path)) return [];
-		return [indexOfNumber(current, json(body).destination)];
+		return [indexOfNumber(draw, json(body).destination)];
 	},
 	shaped(plan, request) {
 		const { entries, idsByPosition } = renderRecipients(
@@ -226,9 +219,9 @@ const createContact: Scenario = {
 		requestOptions: requestOptions(draw),
 	}),
 	items: phoneItems,
-	itemsOf(method, path, body) {
+	itemsOf(method, path, body, draw) {
 		if (method !== 'POST' || !path.startsWith('/v1/contacts/create')) return [];
-		return [indexOfNumber(current, json(body).phone_number)];
+		return [indexOfNumber(draw, json(body).phone_number)];
 	},
 	shaped(plan, request) {
 		const { id, present } = recordId(plan);
@@ -357,7 +350,7 @@ export function scriptFor(scenario: Scenario, draw: RunDraw): Script {
 		answer: { status: 200, fault: 'none', body: JSON.stringify(body) },
 	});
 	return {
-		itemsOf: (method, path, body) => scenario.itemsOf(method, path, body),
+		itemsOf: (method, path, body) => scenario.itemsOf(method, path, body, draw),
 		answer(request) {
 			if (request.items.length === 0) {
 				if (draw.listing && request.path === '/v1/phone_number_ids' && listingsAnswered++ === 0) {
@@ -386,7 +379,7 @@ export function scriptFor(scenario: Scenario, draw: RunDraw): Script {
 				plan,
 				() => {
 					if (!success) return errorShape(plan, scenario.host);
-					const shaped = scenario.shaped(plan, request, draw);
+					const shaped = scenario.shaped(plan, request);
 					ids = shaped.idsByPosition;
 					return shaped.body;
 				},
