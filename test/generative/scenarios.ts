@@ -438,6 +438,8 @@ export function drawArb(scenario: Scenario): fc.Arbitrary<RunDraw> {
 			if (duplicate && rest.customized && scenario.batched) numbers[1] = numbers[0];
 			return {
 				...rest,
+				// Only the answers this run can use, so a printed counterexample holds nothing else.
+				answers: rest.answers.slice(0, rest.itemCount),
 				numbers,
 				listing: scenario.readsBefore > 0 ? rest.listing : undefined,
 			};
