@@ -43,6 +43,7 @@ export interface NodeEnv {
 			onError?: OnErrorSetting;
 			apiSecret?: string;
 			chatUrl?: string;
+			contactsUrl?: string;
 			/** The node's version; default the newest. */
 			typeVersion?: number;
 		},
@@ -84,6 +85,7 @@ export async function startNodeEnv(
 						...credentialData,
 						...(runOptions.apiSecret ? { apiSecret: runOptions.apiSecret } : {}),
 						...(runOptions.chatUrl ? { chatUrl: runOptions.chatUrl } : {}),
+						...(runOptions.contactsUrl ? { contactsUrl: runOptions.contactsUrl } : {}),
 					},
 				},
 				parameters,
