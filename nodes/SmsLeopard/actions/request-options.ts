@@ -3,7 +3,12 @@
  * wait out rate limits, and whether a send may be repeated after a server error (off: never twice).
  */
 import { type IExecuteFunctions, type INodeProperties, NodeOperationError } from 'n8n-workflow';
-import type { RetryOptions } from '../client';
+import {
+	MAX_RATE_LIMIT_WAIT_MS,
+	MAX_TIMEOUT_MS,
+	MIN_REQUESTS_PER_SECOND,
+	type RetryOptions,
+} from '../client';
 
 export const requestOptionsField: INodeProperties = {
 	displayName: 'Request Options',
@@ -35,16 +40,16 @@ export const requestOptionsField: INodeProperties = {
 			default: 0,
 			typeOptions: { minValue: 0 },
 			description:
-				"Never send faster than this; 0 means no limit. Set it a few percent below your account's limit. Without it, the node finds the limit itself: it slows down on each 429 and speeds up again after quiet periods.",
+				"Never send faster than this; 0 means no limit, otherwise at least 0.001 (one request every 1,000 seconds). Set it a few percent below your account's limit. Without it, the node finds the limit itself: it slows down on each 429 and speeds up again after quiet periods.",
 		},
 		{
 			displayName: 'Max Wait on Rate Limit (Seconds)',
 			name: 'maxRateLimitWait',
 			type: 'number',
 			default: 300,
-			typeOptions: { minValue: 0 },
+			typeOptions: { minValue: 0, maxValue: 86400 },
 			description:
-				'When SMSLeopard answers "too many requests", the item waits as it asks (at least a growing backoff), up to this long in all per item',
+				'When SMSLeopard answers "too many requests", the item waits as it asks (at least a growing backoff), up to this long in all per item (at most 86,400, a day). A Retry-After longer than what is left fails the item at once, not sent.',
 		},
 		{
 			displayName: 'Retry Sends After Server Errors',
@@ -59,8 +64,8 @@ export const requestOptionsField: INodeProperties = {
 			name: 'timeout',
 			type: 'number',
 			default: 60,
-			typeOptions: { minValue: 1 },
-			description: 'How long to wait for each answer',
+			typeOptions: { minValue: 1, maxValue: 86400 },
+			description: 'How long to wait for each whole answer, at most 86,400 (a day)',
 		},
 	],
 };
@@ -82,7 +87,7 @@ function numberOption(
 	raw: Record<string, unknown>,
 	name: string,
 	fallback: number,
-	rule: { min: number; whole?: boolean },
+	rule: { min: number; max?: number; whole?: boolean; lowestAboveZero?: number },
 ): number {
 	const value = raw[name];
 	if (value === undefined || value === null) return fallback;
@@ -98,9 +103,13 @@ function numberOption(
 		? 'must be a number'
 		: number < rule.min
 			? `must be ${rule.min} or more`
-			: rule.whole && !Number.isInteger(number)
-				? 'must be a whole number'
-				: undefined;
+			: rule.max !== undefined && number > rule.max
+				? `must be ${rule.max} or less`
+				: rule.lowestAboveZero !== undefined && number > 0 && number < rule.lowestAboveZero
+					? `must be 0 (no limit) or at least ${rule.lowestAboveZero}`
+					: rule.whole && !Number.isInteger(number)
+						? 'must be a whole number'
+						: undefined;
 	if (problem) {
 		throw new NodeOperationError(
 			context.getNode(),
@@ -116,11 +125,22 @@ export function readRequestOptions(context: IExecuteFunctions): RequestOptions {
 	const retryUnsafe = raw.retryUnsafe;
 	return {
 		concurrency: numberOption(context, raw, 'concurrency', 10, { min: 1, whole: true }),
-		requestsPerSecond: numberOption(context, raw, 'requestsPerSecond', 0, { min: 0 }),
+		// Bounds that keep every wait within what a timer holds (client/wait-limits.ts): a rate near 0
+		// or a day-long timeout is a typo, refused here rather than waited out.
+		requestsPerSecond: numberOption(context, raw, 'requestsPerSecond', 0, {
+			min: 0,
+			lowestAboveZero: MIN_REQUESTS_PER_SECOND,
+		}),
 		retry: {
-			maxTotalWaitMs: numberOption(context, raw, 'maxRateLimitWait', 300, { min: 0 }) * 1000,
+			maxTotalWaitMs:
+				numberOption(context, raw, 'maxRateLimitWait', 300, {
+					min: 0,
+					max: MAX_RATE_LIMIT_WAIT_MS / 1000,
+				}) * 1000,
 			retryUnsafe: retryUnsafe === true || retryUnsafe === 'true',
 		},
-		timeoutMs: Math.round(numberOption(context, raw, 'timeout', 60, { min: 1 }) * 1000),
+		timeoutMs: Math.round(
+			numberOption(context, raw, 'timeout', 60, { min: 1, max: MAX_TIMEOUT_MS / 1000 }) * 1000,
+		),
 	};
 }
