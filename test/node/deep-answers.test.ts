@@ -12,8 +12,10 @@ import { SENDERS, TEMPLATES } from '../sandbox';
 import {
 	type DeepShape,
 	type DeepeningProxy,
+	deepJson,
 	startDeepeningProxy,
 } from '../support/deepening-proxy';
+import { startRecordingServer } from '../support/recording-server';
 import { type NodeEnv, jsonItems, senderLocator, startNodeEnv, templateLocator } from './support';
 
 const LEVELS = 100_000;
@@ -210,6 +212,39 @@ describe.each<DeepShape>(['objects', 'arrays'])(
 				expect(items[0].json.media_id).toBe(env.sandbox.state.media[0].media_id);
 				expect(outputText(items)).toContain(TOO_DEEP);
 			});
+		});
+	},
+);
+
+describe.each<DeepShape>(['objects', 'arrays'])(
+	'an error answer nested 100,000 levels (%s)',
+	(shape) => {
+		it('a refused send is an error item, not a crash', async () => {
+			const server = await startRecordingServer((_request, response) => {
+				response.writeHead(400, { 'content-type': 'application/json' });
+				response.end(
+					`{"error":"bad_request","message":"refused","details":${deepJson(LEVELS, shape)}}`,
+				);
+			});
+			try {
+				const { items, error } = await env.run(
+					{
+						resource: 'message',
+						operation: 'sendSms',
+						source: 'SMS_Leopard',
+						recipient: '={{ $json.phone }}',
+						message: 'Flash sale today only',
+					},
+					jsonItems({ phone: phones[0] }),
+					{ contactsUrl: server.url, continueOnFail: true },
+				);
+				expect(error).toBeUndefined();
+				expect(server.requests).toHaveLength(1);
+				expect(JSON.stringify(items[0].json)).not.toMatch(/call stack/i);
+				expect(JSON.stringify(items[0].json)).toContain('refused');
+			} finally {
+				await server.stop();
+			}
 		});
 	},
 );
