@@ -3,7 +3,7 @@
  * read: through n8n's real httpRequestWithAuthentication, against a local server whose body drips
  * one byte at a time or never ends. Bounds are generous upper limits, not timings.
  */
-import { hostileServer } from '../support/hostile-server';
+import { type HostilePace, hostileServer } from '../support/hostile-server';
 import { TEMPLATES } from '../sandbox';
 import { type NodeEnv, jsonItems, senderLocator, startNodeEnv, templateLocator } from './support';
 
@@ -53,6 +53,50 @@ describe('answers that do not end', () => {
 			expect(String(json.error)).toContain('larger than 10 MB');
 			// 10 MB read per request, plus what sat in socket buffers when the node let go.
 			expect(server.state.written).toBeLessThan(100 * 1024 * 1024);
+		} finally {
+			await server.close();
+		}
+	});
+});
+
+// Timeout 1 s: each bound leaves many seconds for a loaded machine, far less than these answers
+// would take (for ever). Before, a body that stopped with its socket open hung the run.
+describe('the whole answer within Timeout, in n8n', () => {
+	it.each<[HostilePace, string]>([
+		['silent', 'headers that never come'],
+		['slowHeaders', 'headers that drip a byte every 300 ms'],
+		['stall', 'a body that stops after its first bytes, the socket left open'],
+		['cut', 'a body that stops in the middle of its JSON'],
+		['slowDrip', 'a body that drips one byte a second'],
+	])('%s (%s): a timeout within the bound', async (pace) => {
+		const server = await hostileServer(pace);
+		try {
+			const { json, seconds } = await sendThrough(server.url);
+			expect(json).toMatchObject({ errorKind: 'connection', code: 'ETIMEDOUT' });
+			expect(server.state.requests).toBe(1);
+			expect(seconds).toBeLessThan(8);
+		} finally {
+			await server.close();
+		}
+	});
+
+	it('a send whose answer stalls is reported as maybe sent when the run stops', async () => {
+		const server = await hostileServer('stall');
+		try {
+			const { error } = await env.run(
+				{
+					resource: 'message',
+					operation: 'sendTemplate',
+					senderNumber: senderLocator,
+					template: templateLocator(TEMPLATES.flow.id),
+					destination: '+254700000001',
+					variablesMode: 'define',
+					requestOptions: { timeout: 1, maxRateLimitWait: 0 },
+				},
+				jsonItems({}),
+				{ chatUrl: server.url },
+			);
+			expect(error?.description).toMatch(/^Maybe sent, the answer was lost: item 1/m);
 		} finally {
 			await server.close();
 		}

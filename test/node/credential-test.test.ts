@@ -6,6 +6,8 @@
  */
 import type { ICredentialsDecrypted, INodeCredentialTestResult } from 'n8n-workflow';
 import { SmsLeopard } from '../../nodes/SmsLeopard/SmsLeopard.node';
+import { testCredentialWithin } from '../../nodes/SmsLeopard/methods/credential-check';
+import { type HostilePace, hostileServer } from '../support/hostile-server';
 import { credentialTestContext } from '../harness';
 import { type Sandbox, startSandbox } from '../sandbox';
 import {
@@ -114,5 +116,50 @@ it('tells a host that does not answer from a refused key', async () => {
 	expect(result).toEqual({
 		status: 'Error',
 		message: 'Could not connect to the Contacts API URL (ECONNREFUSED): check the URL',
+	});
+});
+
+describe('answers that do not end', () => {
+	it('an endless answer stops past 10 MB, without reading it all, far within the time bound', async () => {
+		const server = await hostileServer('flood');
+		try {
+			const started = Date.now();
+			const result = await testCredential({ ...sandbox.credentialData, contactsUrl: server.url });
+			expect(result.status).toBe('Error');
+			expect(result.message).toContain('more than 10 MB');
+			expect(server.state.written).toBeLessThan(100 * 1024 * 1024);
+			expect(Date.now() - started).toBeLessThan(20_000);
+		} finally {
+			await server.close();
+		}
+	});
+
+	// The real test allows 30 s; the same code with a 1 s bound, so each case ends in seconds.
+	it.each<[HostilePace, string]>([
+		['silent', 'headers that never come'],
+		['slowHeaders', 'headers that drip'],
+		['stall', 'a body that stops, the socket left open'],
+		['cut', 'a body that stops mid-JSON'],
+		['slowDrip', 'a body that drips a byte a second'],
+	])('%s (%s) ends at the time bound, saying so', async (pace) => {
+		const server = await hostileServer(pace);
+		try {
+			const started = Date.now();
+			const result = await testCredentialWithin.call(
+				credentialTestContext(),
+				{
+					id: '1',
+					name: 'SMSLeopard',
+					type: 'smsLeopardApi',
+					data: { ...sandbox.credentialData, contactsUrl: server.url },
+				},
+				1000,
+			);
+			expect(result.status).toBe('Error');
+			expect(result.message).toMatch(/did not answer in full within 1 seconds|ETIMEDOUT/);
+			expect(Date.now() - started).toBeLessThan(8000);
+		} finally {
+			await server.close();
+		}
 	});
 });

@@ -26,6 +26,7 @@ export interface NodeHttpTransportOptions {
 }
 
 const DEFAULT_TIMEOUT_MS = 60_000;
+const MAX_TIMER_MS = 2_147_483_647;
 
 export class NodeHttpTransport implements Transport {
 	private readonly authorization: string;
@@ -74,9 +75,10 @@ export class NodeHttpTransport implements Transport {
 			let settled = false;
 			// The timeout covers the whole answer: the socket's idle timeout alone lets a body that
 			// drips a byte at a time run on for ever.
+			// (A timer holds at most 2^31 - 1 ms; a longer one would fire at once.)
 			const deadline = setTimeout(
 				() => outgoing.destroy(Object.assign(new Error('timed out'), { code: 'ETIMEDOUT' })),
-				request.timeoutMs ?? DEFAULT_TIMEOUT_MS,
+				Math.min(request.timeoutMs ?? DEFAULT_TIMEOUT_MS, MAX_TIMER_MS),
 			);
 			const fail = (error: Error & { code?: string }) => {
 				clearTimeout(deadline);
@@ -100,7 +102,7 @@ export class NodeHttpTransport implements Transport {
 					method: request.method,
 					headers,
 					agent: isHttps ? this.httpsAgent : this.httpAgent,
-					timeout: request.timeoutMs ?? DEFAULT_TIMEOUT_MS,
+					timeout: Math.min(request.timeoutMs ?? DEFAULT_TIMEOUT_MS, MAX_TIMER_MS),
 				},
 				(incoming) => {
 					const chunks: Buffer[] = [];

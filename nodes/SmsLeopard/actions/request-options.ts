@@ -3,7 +3,12 @@
  * wait out rate limits, and whether a send may be repeated after a server error (off: never twice).
  */
 import { type IExecuteFunctions, type INodeProperties, NodeOperationError } from 'n8n-workflow';
-import type { RetryOptions } from '../client';
+import {
+	MAX_RATE_LIMIT_WAIT_MS,
+	MAX_TIMEOUT_MS,
+	MIN_REQUESTS_PER_SECOND,
+	type RetryOptions,
+} from '../client';
 import { itemLabel } from '../helpers/item-label';
 import { readNumber } from '../helpers/number-option';
 
@@ -37,16 +42,16 @@ export const requestOptionsField: INodeProperties = {
 			default: 0,
 			typeOptions: { minValue: 0 },
 			description:
-				"Never send faster than this; 0 means no limit. Set it a few percent below your account's limit. Without it, the node finds the limit itself: it slows down on each 429 and speeds up again after quiet periods.",
+				"Never send faster than this; 0 means no limit, otherwise at least 0.001 (one request every 1,000 seconds). Set it a few percent below your account's limit. Without it, the node finds the limit itself: it slows down on each 429 and speeds up again after quiet periods.",
 		},
 		{
 			displayName: 'Max Wait on Rate Limit (Seconds)',
 			name: 'maxRateLimitWait',
 			type: 'number',
 			default: 300,
-			typeOptions: { minValue: 0 },
+			typeOptions: { minValue: 0, maxValue: MAX_RATE_LIMIT_WAIT_MS / 1000 },
 			description:
-				'When SMSLeopard answers "too many requests", the item waits as it asks (at least a growing backoff), up to this long in all per item',
+				'When SMSLeopard answers "too many requests", the item waits as it asks (at least a growing backoff), up to this long in all per item (at most 86,400, a day). A Retry-After longer than what is left fails the item at once, not sent.',
 		},
 		{
 			displayName: 'Retry Sends After Server Errors',
@@ -61,8 +66,8 @@ export const requestOptionsField: INodeProperties = {
 			name: 'timeout',
 			type: 'number',
 			default: 60,
-			typeOptions: { minValue: 1 },
-			description: 'How long to wait for each answer',
+			typeOptions: { minValue: 1, maxValue: MAX_TIMEOUT_MS / 1000 },
+			description: 'How long to wait for each whole answer, at most 86,400 (a day)',
 		},
 	],
 };
@@ -85,7 +90,7 @@ function numberOption(
 	raw: Record<string, unknown>,
 	name: string,
 	fallback: number,
-	rule: { whole?: boolean },
+	rule: { whole?: boolean; lowestAboveZero?: number },
 ): number {
 	const option = requestOptionsField.options?.find((entry) => entry.name === name);
 	const label = option && 'displayName' in option ? option.displayName : name;
@@ -94,6 +99,7 @@ function numberOption(
 		min: bounds?.minValue ?? Number.NEGATIVE_INFINITY,
 		max: bounds?.maxValue,
 		whole: rule.whole,
+		lowestAboveZero: rule.lowestAboveZero,
 	});
 	if (!reading.ok) {
 		throw new NodeOperationError(
@@ -113,7 +119,10 @@ export function readRequestOptions(context: IExecuteFunctions): RequestOptions {
 	const retryUnsafe = raw.retryUnsafe;
 	return {
 		concurrency: numberOption(context, raw, 'concurrency', 10, { whole: true }),
-		requestsPerSecond: numberOption(context, raw, 'requestsPerSecond', 0, {}),
+		// A rate near 0 is a typo that would wait for ages: refused rather than waited out.
+		requestsPerSecond: numberOption(context, raw, 'requestsPerSecond', 0, {
+			lowestAboveZero: MIN_REQUESTS_PER_SECOND,
+		}),
 		retry: {
 			maxTotalWaitMs: numberOption(context, raw, 'maxRateLimitWait', 300, {}) * 1000,
 			retryUnsafe: retryUnsafe === true || retryUnsafe === 'true',

@@ -71,12 +71,12 @@ export async function route(this: IExecuteFunctions): Promise<INodeExecutionData
 		const outcome = outcomes[itemIndex];
 		if (!outcome) continue;
 		if (outcome.ok) {
-			output.push(
-				...this.helpers.constructExecutionMetaData(
-					this.helpers.returnJsonArray(redactDeep(outcome.results, secrets)),
-					{ itemData: { item: itemIndex } },
-				),
+			const results = this.helpers.constructExecutionMetaData(
+				this.helpers.returnJsonArray(redactDeep(outcome.results, secrets)),
+				{ itemData: { item: itemIndex } },
 			);
+			// One at a time: spread into one call, some 125,000 results (Group > Get Many) overflow the stack.
+			for (const result of results) output.push(result);
 		} else if (continueOnFail) {
 			output.push({
 				json: redactDeep(

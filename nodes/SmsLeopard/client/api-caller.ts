@@ -4,6 +4,7 @@
  */
 import { settle, settleNow } from './settle';
 import type { ZodType, ZodTypeDef } from 'zod';
+import { limitDepth } from './answer-depth';
 import { apiErrorFromResponse } from './api-error';
 import {
 	SmsLeopardConnectionError,
@@ -46,11 +47,12 @@ export interface ApiCallerOptions {
 	now?: () => number;
 }
 
+/** The answer as data, bounded in depth: every answer, success or error, enters the client here. */
 function parseBody(body: unknown): { ok: true; value: unknown } | { ok: false } {
-	if (typeof body !== 'string') return { ok: true, value: body };
+	if (typeof body !== 'string') return { ok: true, value: limitDepth(body) };
 	if (body.trim() === '') return { ok: true, value: undefined };
 	try {
-		return { ok: true, value: JSON.parse(body) };
+		return { ok: true, value: limitDepth(JSON.parse(body)) };
 	} catch {
 		return { ok: false };
 	}

@@ -59,6 +59,7 @@ import { stampSendState } from './send-state';
 import type { Transport } from './transport';
 import { recordId } from './identifiers';
 import { validateInput } from './validation';
+import { MAX_TIMEOUT_MS, MIN_REQUESTS_PER_SECOND, boundedSleep } from './wait-limits';
 
 export const DEFAULT_CHAT_URL = 'https://whatsapp.smsleopard.com';
 export const DEFAULT_CONTACTS_URL = 'https://api.smsleopard.com';
@@ -97,8 +98,19 @@ const clientOptions = z.object({
 		.trim()
 		.regex(/^[A-Za-z0-9_-]+$/, 'must be one path segment such as "whatsapp"')
 		.default(DEFAULT_CHANNEL),
-	timeoutMs: z.number().int().positive().optional(),
-	requestsPerSecond: z.number().nonnegative('must be 0 (no limit) or more').optional(),
+	timeoutMs: z
+		.number()
+		.int()
+		.positive()
+		.max(MAX_TIMEOUT_MS, `must be ${MAX_TIMEOUT_MS / 1000} seconds (a day) or less`)
+		.optional(),
+	requestsPerSecond: z
+		.number()
+		.nonnegative('must be 0 (no limit) or more')
+		.refine((rate) => rate === 0 || rate >= MIN_REQUESTS_PER_SECOND, {
+			message: `must be 0 (no limit) or at least ${MIN_REQUESTS_PER_SECOND} (one request every ${1 / MIN_REQUESTS_PER_SECOND} seconds)`,
+		})
+		.optional(),
 	parallelCalls: z.number().int('must be a whole number').positive('must be 1 or more').optional(),
 });
 
@@ -118,7 +130,8 @@ export class SmsLeopardClient {
 		this.channel = settings.channel;
 		this.caller = new ApiCaller({
 			transport: options.transport,
-			sleep: options.sleep,
+			// Every wait of the pacer and the retries, safe for any length (wait-limits.ts).
+			sleep: boundedSleep(options.sleep),
 			chatUrl: settings.chatUrl,
 			contactsUrl: settings.contactsUrl,
 			timeoutMs: settings.timeoutMs,

@@ -22,6 +22,7 @@ export * from './answer-values';
 export * from './templates';
 export { prepareUpload } from './media';
 export { DEFAULT_RETRY, type RetryOptions, type Sleep } from './retry';
+export { MAX_RATE_LIMIT_WAIT_MS, MAX_TIMEOUT_MS, MIN_REQUESTS_PER_SECOND } from './wait-limits';
 export { encodeMultipart } from './multipart';
 export {
 	checkAgainstTemplate,

@@ -11,6 +11,8 @@ export interface NumberRule {
 	max?: number;
 	/** Counts (items, parts, recipients) take whole numbers only. */
 	whole?: boolean;
+	/** 0 means "none", and anything above it must be at least this (a rate near 0 is a typo). */
+	lowestAboveZero?: number;
 }
 
 export type NumberReading = { ok: true; value: number } | { ok: false; problem: string };
@@ -32,7 +34,9 @@ export function readNumber(value: unknown, fallback: number, rule: NumberRule): 
 				? `must be ${rule.min} or more`
 				: rule.max !== undefined && number > rule.max
 					? `must be ${rule.max} or less`
-					: undefined;
+					: rule.lowestAboveZero !== undefined && number > 0 && number < rule.lowestAboveZero
+						? `must be 0 (no limit) or at least ${rule.lowestAboveZero}`
+						: undefined;
 	if (problem) return { ok: false, problem: `${problem} (got ${shown(value)})` };
 	return { ok: true, value: number };
 }

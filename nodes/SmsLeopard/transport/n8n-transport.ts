@@ -18,11 +18,10 @@ import {
 	type TransportResponse,
 	encodeMultipart,
 } from '../client';
+import { answerDeadline, beforeDeadline } from './deadline';
+import { MAX_ANSWER_BYTES, discardBody, readAnswer } from './read-answer';
 
 export const CREDENTIAL_TYPE = 'smsLeopardApi';
-
-/** Largest answer read: no SMSLeopard answer comes near it, and a hostile one cannot fill memory. */
-export const MAX_ANSWER_BYTES = 10 * 1024 * 1024;
 
 /** Failures that happen before a request leaves the machine: it surely did not reach the server. */
 const NOT_SENT_CODES = new Set([
@@ -185,14 +184,19 @@ export class N8nTransport implements Transport {
 			options.headers = headers;
 			options.json = false;
 		}
-		const deadline = Date.now() + (request.timeoutMs ?? 60_000);
-		let response: { statusCode?: number; headers?: unknown; body?: unknown };
+		// One deadline for the whole answer: axios's timeout only ends a socket that goes idle.
+		const deadline = answerDeadline(request.timeoutMs ?? 60_000);
+		let answered: Awaited<ReturnType<typeof beforeDeadline<FullResponse>>>;
 		try {
-			response = await this.context.helpers.httpRequestWithAuthentication.call(
-				this.context,
-				CREDENTIAL_TYPE,
-				options,
-				this.credentialOptions(),
+			answered = await beforeDeadline(
+				this.context.helpers.httpRequestWithAuthentication.call(
+					this.context,
+					CREDENTIAL_TYPE,
+					options,
+					this.credentialOptions(),
+				) as Promise<FullResponse>,
+				deadline,
+				(late) => discardBody(late?.body),
 			);
 		} catch (error) {
 			// Only the code is kept: n8n's error holds the request, whose headers carry the credentials.
@@ -208,76 +212,32 @@ export class N8nTransport implements Transport {
 				},
 			};
 		}
+		// No headers before the deadline: the request was written, its answer never came.
+		if (answered.expired) return lostAnswer(request.url, 'ETIMEDOUT');
+		const response = answered.value;
 		const headers = lowerCaseHeaders(response.headers);
 		const read = await readAnswer(response.body, headers, deadline);
-		if ('failure' in read) {
-			return {
-				status: 0,
-				headers: {},
-				body: undefined,
-				failure: {
-					code: read.failure,
-					requestSent: true,
-					message:
-						read.failure === 'ETOOLARGE'
-							? `The answer of ${new URL(request.url).origin} is larger than ${MAX_ANSWER_BYTES / 1024 / 1024} MB and was not read (ETOOLARGE)`
-							: `The answer of ${new URL(request.url).origin} did not end within the timeout (${read.failure})`,
-				},
-			};
-		}
+		if ('failure' in read) return lostAnswer(request.url, read.failure);
 		return { status: response.statusCode ?? 0, headers, body: read.body };
 	}
 }
 
-/**
- * Reads an answer whole, within the request's deadline and at most MAX_ANSWER_BYTES. There is no
- * timer here (node code may not use one): each chunk checks the deadline, and a body that stops
- * altogether is ended by axios's idle timeout. JSON is parsed as axios would have done.
- */
-async function readAnswer(
-	body: unknown,
-	headers: Record<string, string | undefined>,
-	deadline: number,
-): Promise<{ body: unknown } | { failure: string }> {
-	if (!isStream(body)) {
-		return { body: Buffer.isBuffer(body) ? body.toString('utf8') : body };
-	}
-	if (Number(headers['content-length']) > MAX_ANSWER_BYTES) {
-		body.destroy();
-		return { failure: 'ETOOLARGE' };
-	}
-	const chunks: Buffer[] = [];
-	let size = 0;
-	try {
-		for await (const chunk of body) {
-			const bytes = Buffer.isBuffer(chunk) ? chunk : Buffer.from(String(chunk));
-			size += bytes.length;
-			if (size > MAX_ANSWER_BYTES || Date.now() > deadline) {
-				body.destroy();
-				return { failure: size > MAX_ANSWER_BYTES ? 'ETOOLARGE' : 'ETIMEDOUT' };
-			}
-			chunks.push(bytes);
-		}
-	} catch (error) {
-		const { code } = readFailure(error);
-		return { failure: code === 'ECONNECTION' ? 'ECONNRESET' : code };
-	}
-	const text = Buffer.concat(chunks).toString('utf8');
-	if (text.trim() === '') return { body: text };
-	try {
-		return { body: JSON.parse(text) as unknown };
-	} catch {
-		return { body: text };
-	}
-}
+type FullResponse = { statusCode?: number; headers?: unknown; body?: unknown };
 
-function isStream(
-	body: unknown,
-): body is AsyncIterable<Buffer | string> & { destroy(error?: Error): void } {
-	return (
-		!!body &&
-		typeof body === 'object' &&
-		Symbol.asyncIterator in body &&
-		typeof (body as { destroy?: unknown }).destroy === 'function'
-	);
+/** The request went out and its answer did not come whole: too large, too slow or cut. */
+function lostAnswer(url: string, code: string): TransportResponse {
+	const origin = new URL(url).origin;
+	return {
+		status: 0,
+		headers: {},
+		body: undefined,
+		failure: {
+			code,
+			requestSent: true,
+			message:
+				code === 'ETOOLARGE'
+					? `The answer of ${origin} is larger than ${MAX_ANSWER_BYTES / 1024 / 1024} MB and was not read (ETOOLARGE)`
+					: `The answer of ${origin} did not end within the timeout (${code})`,
+		},
+	};
 }
