@@ -81,22 +81,22 @@ describe('the whole answer within Timeout, in n8n', () => {
 	});
 
 	it('a send whose answer stalls is reported as maybe sent when the run stops', async () => {
+		// Send SMS: its first request is the send (a stalled listing before a send is "not sent").
 		const server = await hostileServer('stall');
 		try {
 			const { error } = await env.run(
 				{
 					resource: 'message',
-					operation: 'sendTemplate',
-					senderNumber: senderLocator,
-					template: templateLocator(TEMPLATES.flow.id),
-					destination: '+254700000001',
-					variablesMode: 'define',
+					operation: 'sendSms',
+					source: 'SMS_Leopard',
+					recipient: '+254700000001',
+					message: 'Hello',
 					requestOptions: { timeout: 1, maxRateLimitWait: 0 },
 				},
 				jsonItems({}),
-				{ chatUrl: server.url },
+				{ contactsUrl: server.url },
 			);
-			expect(error?.description).toMatch(/^Maybe sent, the answer was lost: item 1/m);
+			expect(error?.description).toMatch(/^Maybe sent, not confirmed by SMSLeopard: item 1/m);
 		} finally {
 			await server.close();
 		}

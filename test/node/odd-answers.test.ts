@@ -193,21 +193,42 @@ describe('records that need their id', () => {
 		expect(server.requests.some((request) => request.path.includes('/null'))).toBe(false);
 	});
 
-	it('Contact > Create: a created contact whose id is odd is kept, its id null with a note', async () => {
-		answers.set('/v1/contacts/create', { id: '12a', phone_number: '+254711000999', name: 7 });
+	it('Contact > Create: a created contact with odd fields keeps them null with a note', async () => {
+		answers.set('/v1/contacts/create', { id: 12, phone_number: '+254711000999', name: 7 });
 		expect(
 			await run({ resource: 'contact', operation: 'create', phoneNumber: '+254711000999' }),
 		).toEqual([
 			{
-				id: null,
+				id: 12,
 				phone_number: '+254711000999',
 				name: null,
-				notes: [
-					'id: the answer gave "12a", not an id (a whole number)',
-					'name: the answer gave 7, not text',
-				],
+				notes: ['name: the answer gave 7, not text'],
 			},
 		]);
+	});
+
+	it('Contact > Create: an answer without a usable id is maybe created, never a contact of id null', async () => {
+		for (const id of ['12a', null, '', undefined]) {
+			answers.set('/v1/contacts/create', { id, phone_number: '+254711000999' });
+			const { items, error } = await runNode({
+				nodeType: new SmsLeopard(),
+				credentialTypes: [new SmsLeopardApi()],
+				credentials: {
+					smsLeopardApi: {
+						apiKey: SANDBOX_API_KEY,
+						apiSecret: SANDBOX_API_SECRET,
+						chatUrl: server.url,
+						contactsUrl: server.url,
+						channel: 'whatsapp',
+					},
+				},
+				parameters: { resource: 'contact', operation: 'create', phoneNumber: '+254711000999' },
+				continueOnFail: true,
+			});
+			expect(error).toBeUndefined();
+			expect(items[0].json).toMatchObject({ mayHaveBeenSent: true });
+			expect(String(items[0].json.error)).toMatch(/id: the answer gave .*nothing confirms/);
+		}
 	});
 });
 

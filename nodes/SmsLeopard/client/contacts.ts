@@ -1,7 +1,7 @@
 /** Create and delete contacts on {base_url} (spec 2.6, 4.3, 4.5). */
 import { z } from 'zod';
 import type { ApiCall } from './api-caller';
-import { answerRecord, answerRecordId, answerText } from './answer-values';
+import { answerRecord, answerRecordId, answerText, essentialAnswer } from './answer-values';
 import { pathId, plainText, recordId } from './identifiers';
 import { phoneNumberSchema } from './phone-number';
 import { validateInput } from './validation';
@@ -67,9 +67,13 @@ export function buildCreateContactBody(request: CreateContactRequest) {
 
 export type CreateContactBody = ReturnType<typeof buildCreateContactBody>;
 
-// The contact is created whatever its record's fields look like: odd ones become null with a note.
+// Odd fields of the created record become null with a note, except its id: without a usable one
+// nothing confirms which contact (if any) was created, so the item is "maybe created".
 export const contactSchema = answerRecord({
-	id: answerRecordId,
+	id: essentialAnswer(
+		answerRecordId,
+		'nothing confirms the contact was created; check in SMSLeopard before creating it again',
+	),
 	name: answerText,
 	phone_number: answerText,
 	email: answerText,

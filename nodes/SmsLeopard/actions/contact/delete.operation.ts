@@ -46,6 +46,14 @@ export async function execute(
 	const result = await state.client.deleteContact(contactId, {
 		ignoreNotFound: options.ignoreNotFound === true,
 	});
-	// The id as digits, exactly as deleted: a number would lose digits beyond 2^53.
-	return { contactId: checkContactId(contactId), ...result };
+	// The id as digits, exactly as deleted: a number would lose digits beyond 2^53. Only the answer's
+	// message is shown: its other fields (an "error" in a 2xx, a contactId of its own) would read as
+	// the outcome and cannot overwrite it.
+	return {
+		contactId: checkContactId(contactId),
+		deleted: result.deleted,
+		...(result.notFound ? { notFound: true } : {}),
+		...(typeof result.message === 'string' ? { message: result.message } : {}),
+		...(result.notes ? { notes: result.notes } : {}),
+	};
 }
