@@ -146,11 +146,16 @@ describe('whole-number fields (record ids, counts)', () => {
 });
 
 describe('id fields (message, template, media, phone_number_id)', () => {
-	it('take non-blank text as given and safe integers as their digits; nothing else', () => {
+	it('take non-blank text as given (not a word for "no value") and safe integers as their digits; nothing else', () => {
+		const noValueWord = /^\s*(null|undefined|none|nil|nan)\s*$/i;
+		const text = fc.oneof(
+			fc.string({ maxLength: 20 }),
+			fc.constantFrom('null', 'undefined', 'None', ' NaN ', 'nil', 'nullable', 'None1'),
+		);
 		fc.assert(
-			fc.property(fc.oneof(fc.string({ maxLength: 20 }), fc.maxSafeInteger(), junk), (raw) => {
+			fc.property(fc.oneof(text, fc.maxSafeInteger(), junk), (raw) => {
 				const read = id(raw);
-				if (typeof raw === 'string' && raw.trim() !== '') {
+				if (typeof raw === 'string' && raw.trim() !== '' && !noValueWord.test(raw)) {
 					expect(read).toEqual({ value: raw, notes: [] });
 				} else if (typeof raw === 'number' && Number.isSafeInteger(raw)) {
 					expect(read).toEqual({ value: String(raw), notes: [] });

@@ -230,9 +230,8 @@ describe('the cases seen from outside', () => {
 	});
 
 	it('reads an id of null, true, an object or "" as no id, and a safe integer as its digits', () => {
-		expect([null, true, {}, '', '  ', 1.5, 1e21].map((id) => entry(id, '+1').id)).toEqual(
-			new Array(7).fill(undefined),
-		);
+		const odd = [null, true, {}, '', '  ', 1.5, 1e21, 'null', 'undefined', 'None', ' NaN '];
+		expect(odd.map((id) => entry(id, '+1').id)).toEqual(new Array(odd.length).fill(undefined));
 		expect(entry(42, '+1').id).toBe('42');
 	});
 

@@ -13,7 +13,8 @@
  * - whole number (counts) and record id (group, contact, sender, media record): a number as above
  *   that is a safe integer (up to 2^53 - 1: beyond it, digits are already lost).
  * - id (message, media, template, phone_number_id): text with something other than spaces in it (at
- *   most 1,000 characters), or a safe integer, given as its decimal digits.
+ *   most 1,000 characters, and not a word for "no value": "null", "undefined", "None", "nil",
+ *   "NaN"), or a safe integer, given as its decimal digits.
  * - time: unix seconds, unix milliseconds (a number above 1e11 is milliseconds: 1e11 seconds is the
  *   year 5138, 1e11 milliseconds 1973), or an ISO 8601 date text (a date and time without an offset
  *   is read as UTC). Each gives the same ISO date; the value as given is kept beside it. Not times:
@@ -93,10 +94,15 @@ export function readWholeNumber(raw: unknown): number | undefined {
 	return number !== undefined && Number.isSafeInteger(number) ? number : undefined;
 }
 
+/** What a careless serializer writes for "no value" (String(null), str(None)): never an id. */
+const NO_VALUE_WORDS = /^\s*(null|undefined|none|nil|nan)\s*$/i;
+
 export function readId(raw: unknown): string | undefined {
 	if (typeof raw === 'number') return Number.isSafeInteger(raw) ? String(raw) : undefined;
 	if (typeof raw !== 'string') return undefined;
-	return raw.trim() !== '' && raw.length <= ID_MAX_CHARS ? raw : undefined;
+	return raw.trim() !== '' && raw.length <= ID_MAX_CHARS && !NO_VALUE_WORDS.test(raw)
+		? raw
+		: undefined;
 }
 
 export function readText(raw: unknown): string | undefined {
