@@ -11,6 +11,7 @@ import {
 	jsonItems,
 	startNodeEnv,
 	templateLocator,
+	smsSendParameters,
 } from './support';
 
 let env: NodeEnv;
@@ -20,14 +21,7 @@ beforeAll(async () => {
 afterAll(async () => await env.stop());
 beforeEach(() => env.sandbox.reset());
 
-const sendSms = (smsOptions: INodeParameters) => ({
-	resource: 'message',
-	operation: 'sendSms',
-	source: 'SMS_Leopard',
-	recipient: '={{ $json.phone }}',
-	message: 'Flash sale today only',
-	smsOptions,
-});
+const sendSms = (smsOptions: INodeParameters) => smsSendParameters({ smsOptions });
 
 /** Expressions giving each bad value (NaN and Infinity cannot travel in an item's JSON). */
 const BAD_VALUES: Array<[string, string]> = [

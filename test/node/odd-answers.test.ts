@@ -23,7 +23,7 @@ beforeAll(async () => {
 });
 afterAll(async () => await server.stop());
 
-async function runWithError(parameters: Record<string, unknown>) {
+async function runWithError(parameters: Record<string, unknown>, continueOnFail = false) {
 	return await runNode({
 		nodeType: new SmsLeopard(),
 		credentialTypes: [new SmsLeopardApi()],
@@ -37,6 +37,7 @@ async function runWithError(parameters: Record<string, unknown>) {
 			},
 		},
 		parameters: parameters as never,
+		continueOnFail,
 	});
 }
 
@@ -210,21 +211,10 @@ describe('records that need their id', () => {
 	it('Contact > Create: an answer without a usable id is maybe created, never a contact of id null', async () => {
 		for (const id of ['12a', null, '', undefined]) {
 			answers.set('/v1/contacts/create', { id, phone_number: '+254711000999' });
-			const { items, error } = await runNode({
-				nodeType: new SmsLeopard(),
-				credentialTypes: [new SmsLeopardApi()],
-				credentials: {
-					smsLeopardApi: {
-						apiKey: SANDBOX_API_KEY,
-						apiSecret: SANDBOX_API_SECRET,
-						chatUrl: server.url,
-						contactsUrl: server.url,
-						channel: 'whatsapp',
-					},
-				},
-				parameters: { resource: 'contact', operation: 'create', phoneNumber: '+254711000999' },
-				continueOnFail: true,
-			});
+			const { items, error } = await runWithError(
+				{ resource: 'contact', operation: 'create', phoneNumber: '+254711000999' },
+				true,
+			);
 			expect(error).toBeUndefined();
 			expect(items[0].json).toMatchObject({ mayHaveBeenSent: true });
 			expect(String(items[0].json.error)).toMatch(/id: the answer gave .*nothing confirms/);

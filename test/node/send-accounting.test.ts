@@ -12,6 +12,7 @@ import {
 	jsonItems,
 	startNodeEnv,
 	templateLocator,
+	smsSendParameters,
 } from './support';
 
 let env: NodeEnv;
@@ -21,14 +22,8 @@ beforeAll(async () => {
 afterAll(async () => await env.stop());
 beforeEach(() => env.sandbox.reset());
 
-const sendSms = (recipientsPerRequest: number) => ({
-	resource: 'message',
-	operation: 'sendSms',
-	source: 'SMS_Leopard',
-	recipient: '={{ $json.phone }}',
-	message: 'Flash sale today only',
-	smsOptions: { recipientsPerRequest },
-});
+const sendSms = (recipientsPerRequest: number) =>
+	smsSendParameters({ smsOptions: { recipientsPerRequest } });
 
 const customers = jsonItems(
 	{ phone: '+254700000001' },

@@ -4,7 +4,7 @@
  * split texts (a two-unit character on a part boundary moves whole to the next part).
  */
 import type { INodeParameters } from 'n8n-workflow';
-import { type NodeEnv, jsonItems, startNodeEnv } from './support';
+import { type NodeEnv, jsonItems, startNodeEnv, smsSendParameters } from './support';
 
 let env: NodeEnv;
 beforeAll(async () => {
@@ -15,14 +15,8 @@ beforeEach(() => env.sandbox.reset());
 
 const smsSends = () => env.sandbox.requests.filter((request) => request.path === '/v1/sms/send');
 
-const sendSms = (smsOptions?: INodeParameters) => ({
-	resource: 'message',
-	operation: 'sendSms',
-	source: 'SMS_Leopard',
-	recipient: '={{ $json.phone }}',
-	message: '={{ $json.text }}',
-	...(smsOptions ? { smsOptions } : {}),
-});
+const sendSms = (smsOptions?: INodeParameters) =>
+	smsSendParameters({ message: '={{ $json.text }}', ...(smsOptions ? { smsOptions } : {}) });
 
 const STRADDLING_EURO = `${'a'.repeat(152)}€${'a'.repeat(152)}`;
 const EMOJI_67 = '😀'.repeat(67);

@@ -1,4 +1,4 @@
-import { type NodeEnv, jsonItems, startNodeEnv } from './support';
+import { type NodeEnv, jsonItems, startNodeEnv, smsSendParameters } from './support';
 
 let env: NodeEnv;
 
@@ -13,14 +13,7 @@ const smsSends = () =>
 		.filter((request) => request.path === '/v1/sms/send')
 		.map((request) => request.body as Record<string, unknown>);
 
-const sendSms = (extra: Record<string, unknown> = {}) => ({
-	resource: 'message',
-	operation: 'sendSms',
-	source: 'SMS_Leopard',
-	recipient: '={{ $json.phone }}',
-	message: 'Flash sale today only',
-	...extra,
-});
+const sendSms = smsSendParameters;
 
 const customers = jsonItems(
 	{ phone: '+254700000001', name: 'Amina' },

@@ -8,7 +8,7 @@
 import type { INodeParameters } from 'n8n-workflow';
 import type { RunNodeResult } from '../harness';
 import { STATUS_SECRETS } from '../secret-scan/secrets';
-import { type NodeEnv, jsonItems, startNodeEnv } from './support';
+import { type NodeEnv, jsonItems, startNodeEnv, smsSendParameters } from './support';
 
 let env: NodeEnv;
 beforeAll(async () => {
@@ -19,18 +19,15 @@ beforeEach(() => env.sandbox.reset());
 
 const [PLAIN, QUOTED] = STATUS_SECRETS;
 
-const sendSms = (source: string, statusSecret: string): INodeParameters => ({
-	resource: 'message',
-	operation: 'sendSms',
-	source,
-	recipient: '={{ $json.phone }}',
-	message: 'Flash sale today only',
-	smsOptions: {
-		statusUrl: 'https://n8n.example.com/webhook/sms-status',
-		statusSecret,
-		recipientsPerRequest: 1,
-	},
-});
+const sendSms = (source: string, statusSecret: string): INodeParameters =>
+	smsSendParameters({
+		source,
+		smsOptions: {
+			statusUrl: 'https://n8n.example.com/webhook/sms-status',
+			statusSecret,
+			recipientsPerRequest: 1,
+		},
+	});
 
 function everything(result: RunNodeResult): string {
 	const { error } = result;

@@ -32,6 +32,16 @@ export const flowSendParameters = {
 	variablesMode: 'define',
 };
 
+/** Send SMS of one text to each item's `phone` from the sandbox's sender ID; `extra` overrides. */
+export const smsSendParameters = (extra: Record<string, unknown> = {}) => ({
+	resource: 'message',
+	operation: 'sendSms',
+	source: 'SMS_Leopard',
+	recipient: '={{ $json.phone }}',
+	message: 'Flash sale today only',
+	...extra,
+});
+
 export interface NodeEnv {
 	sandbox: Sandbox;
 	credentials: { smsLeopardApi: Record<string, string> };

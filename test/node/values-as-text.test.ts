@@ -6,7 +6,14 @@
  * "Infinity".
  */
 import { TEMPLATES } from '../sandbox';
-import { type NodeEnv, jsonItems, senderLocator, startNodeEnv, templateLocator } from './support';
+import {
+	type NodeEnv,
+	jsonItems,
+	senderLocator,
+	startNodeEnv,
+	templateLocator,
+	smsSendParameters,
+} from './support';
 
 let env: NodeEnv;
 beforeAll(async () => {
@@ -15,15 +22,8 @@ beforeAll(async () => {
 afterAll(async () => await env.stop());
 beforeEach(() => env.sandbox.reset());
 
-const customizedSms = (message: string) => ({
-	resource: 'message',
-	operation: 'sendSms',
-	source: 'SMS_Leopard',
-	recipient: '={{ $json.phone }}',
-	textMode: 'customized',
-	message,
-	smsOptions: { maxParts: 10 },
-});
+const customizedSms = (message: string) =>
+	smsSendParameters({ textMode: 'customized', message, smsOptions: { maxParts: 10 } });
 
 /** Every text a request carried, so a test can say what never went out. */
 const sentText = () => JSON.stringify(env.sandbox.requests.map((request) => request.body));
