@@ -14,6 +14,7 @@ import type {
 } from 'n8n-workflow';
 import {
 	type Transport,
+	type TransportFailure,
 	type TransportRequest,
 	type TransportResponse,
 	encodeMultipart,
@@ -201,16 +202,11 @@ export class N8nTransport implements Transport {
 		} catch (error) {
 			// Only the code is kept: n8n's error holds the request, whose headers carry the credentials.
 			const { code, requestSent } = readFailure(error);
-			return {
-				status: 0,
-				headers: {},
-				body: undefined,
-				failure: {
-					code,
-					requestSent,
-					message: `Could not reach ${new URL(request.url).origin} (${code})`,
-				},
-			};
+			return noAnswer({
+				code,
+				requestSent,
+				message: `Could not reach ${new URL(request.url).origin} (${code})`,
+			});
 		}
 		// No headers before the deadline: the request was written, its answer never came.
 		if (answered.expired) return lostAnswer(request.url, 'ETIMEDOUT');
@@ -224,20 +220,22 @@ export class N8nTransport implements Transport {
 
 type FullResponse = { statusCode?: number; headers?: unknown; body?: unknown };
 
+const noAnswer = (failure: TransportFailure): TransportResponse => ({
+	status: 0,
+	headers: {},
+	body: undefined,
+	failure,
+});
+
 /** The request went out and its answer did not come whole: too large, too slow or cut. */
 function lostAnswer(url: string, code: string): TransportResponse {
 	const origin = new URL(url).origin;
-	return {
-		status: 0,
-		headers: {},
-		body: undefined,
-		failure: {
-			code,
-			requestSent: true,
-			message:
-				code === 'ETOOLARGE'
-					? `The answer of ${origin} is larger than ${MAX_ANSWER_BYTES / 1024 / 1024} MB and was not read (ETOOLARGE)`
-					: `The answer of ${origin} did not end within the timeout (${code})`,
-		},
-	};
+	return noAnswer({
+		code,
+		requestSent: true,
+		message:
+			code === 'ETOOLARGE'
+				? `The answer of ${origin} is larger than ${MAX_ANSWER_BYTES / 1024 / 1024} MB and was not read (ETOOLARGE)`
+				: `The answer of ${origin} did not end within the timeout (${code})`,
+	});
 }
