@@ -64,10 +64,23 @@ export async function openWorkflow(
 export async function openNode(page: Page, name: string): Promise<Locator> {
 	// A node left open (by a step that failed) would take the double click.
 	if (await page.locator('[data-test-id="ndv"]').isVisible()) await closeNode(page);
-	await canvasNode(page, name).dblclick({ force: true });
 	const ndv = page.locator('[data-test-id="ndv"]');
-	await ndv.locator('[data-test-id="node-parameters"]').first().waitFor({ state: 'visible' });
-	return ndv;
+	const parameters = ndv.locator('[data-test-id="node-parameters"]').first();
+	// On a loaded machine the first double click after a workflow is drawn can only select the node
+	// (a fresh-clone CI run waited 45 s for a panel that never opened): click again, at most 3 times,
+	// unless the panel is already on its way.
+	for (let attempt = 1; ; attempt++) {
+		if (!(await ndv.isVisible())) await canvasNode(page, name).dblclick({ force: true });
+		const last = attempt === 3;
+		const opened = await parameters
+			.waitFor({ state: 'visible', ...(last ? {} : { timeout: 10_000 }) })
+			.then(() => true)
+			.catch((error: unknown) => {
+				if (last) throw error;
+				return false;
+			});
+		if (opened) return ndv;
+	}
 }
 
 export async function closeNode(page: Page): Promise<void> {
