@@ -8,6 +8,7 @@ import { limitDepth } from './answer-depth';
 import { apiErrorFromResponse } from './api-error';
 import {
 	SmsLeopardConnectionError,
+	SmsLeopardError,
 	SmsLeopardRateLimitError,
 	SmsLeopardResponseError,
 } from './errors';
@@ -81,12 +82,21 @@ export class ApiCaller {
 	}
 
 	async call<T>(call: ApiCall<T>): Promise<T> {
+		// Once an attempt may have acted, the call may have: a retry refused with a 4xx (a 404 for a
+		// contact the lost first DELETE removed) does not make it "not sent".
+		let mayHaveActed = false;
 		return await withRetries(
 			async () => {
 				const ticket = await this.pacer.wait();
 				const outcome = await settle(async () => await this.attempt(call));
 				this.pacer.finished(ticket, outcome.ok ? 'answered' : outcomeOf(outcome.error));
-				if (!outcome.ok) throw outcome.error;
+				if (!outcome.ok) {
+					if (outcome.error instanceof SmsLeopardError) {
+						mayHaveActed ||= outcome.error.mayHaveBeenSent;
+						outcome.error.mayHaveBeenSent = mayHaveActed;
+					}
+					throw outcome.error;
+				}
 				return outcome.value;
 			},
 			call.idempotent,
