@@ -13,7 +13,6 @@ import {
 import {
 	SmsLeopardApiError,
 	SmsLeopardConnectionError,
-	SmsLeopardResponseError,
 	SmsLeopardUnconfirmedError,
 	SmsLeopardValidationError,
 } from '../client';
@@ -103,12 +102,7 @@ export function toNodeError(
 		nodeError.message = error.message;
 		return nodeError;
 	}
-	if (error instanceof SmsLeopardResponseError) {
-		return new NodeOperationError(node, messageOf(error), {
-			itemIndex,
-			description: suffix.trim() || undefined,
-		});
-	}
+	// An unreadable answer (SmsLeopardResponseError) and anything else: the message says it all.
 	return new NodeOperationError(node, messageOf(error), {
 		itemIndex,
 		description: suffix.trim() || undefined,
