@@ -4,6 +4,7 @@
  * any depth; the client bounds the depth of what it keeps).
  */
 import { timedOut } from './deadline';
+import { readFailure } from './request-failure';
 
 /** Largest answer read: no SMSLeopard answer comes near it, and a hostile one cannot fill memory. */
 export const MAX_ANSWER_BYTES = 10 * 1024 * 1024;
@@ -28,10 +29,8 @@ export function discardBody(body: unknown): void {
 
 /** The code of a failed read: a system code when the error has one, else a reset. */
 function readFailureCode(error: unknown): string {
-	const code = (error as { code?: unknown } | undefined)?.code;
-	return typeof code === 'string' && /^(E[A-Z0-9_]+|ERR_[A-Z0-9_]+)$/.test(code)
-		? code
-		: 'ECONNRESET';
+	const { code } = readFailure(error);
+	return code === 'ECONNECTION' ? 'ECONNRESET' : code;
 }
 
 /**
