@@ -13,7 +13,6 @@ import {
 	type ButtonValue,
 	type PlaceholderValue,
 	type RecipientEntry,
-	SmsLeopardUnconfirmedError,
 	SmsLeopardValidationError,
 	type TemplateVariables,
 	numberTextProblem,
@@ -29,6 +28,7 @@ import {
 	planHeaderMedia,
 } from '../../helpers/header-media';
 import { itemLabel } from '../../helpers/item-label';
+import { unpairedAnswer } from './unpaired-answer';
 import { duringAction } from '../../helpers/node-errors';
 import { readNumber } from '../../helpers/number-option';
 import { beforeTheSend } from '../../helpers/send-state';
@@ -466,9 +466,8 @@ export async function execute(
 }
 
 /**
- * The answer's entry for this item's destination, with its message id. An answer that lists it
- * ambiguously, under another number or without a usable id was accepted but proves nothing: the
- * item is "maybe sent", never paired with an id that may be someone else's.
+ * The answer's entry for this item's destination, with its message id; otherwise the item is maybe
+ * sent, never paired with an id that may be someone else's.
  */
 function ownEntry(
 	entries: RecipientEntry[],
@@ -477,11 +476,11 @@ function ownEntry(
 ): RecipientEntry & { id: string } {
 	const [entry] = pairRecipients([destination], entries);
 	if (entry?.id !== undefined) return { ...entry, id: entry.id };
-	throw new SmsLeopardUnconfirmedError(
-		`Maybe sent: SMSLeopard accepted the template message of ${itemLabel(itemIndex)} but its answer ${
-			entry ? 'gives no usable message id' : `does not show which entry is ${echo(destination)}`
-		}. It was not sent again; check the SMSLeopard dashboard before sending this item again`,
-		'unpaired_answer',
+	throw unpairedAnswer(
+		`the template message of ${itemLabel(itemIndex)}`,
+		echo(destination),
+		entry,
+		'the SMSLeopard dashboard',
 	);
 }
 

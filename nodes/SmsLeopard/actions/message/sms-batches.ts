@@ -20,6 +20,7 @@ import {
 } from '../../client';
 import { itemLabel, itemsLabel } from '../../helpers/item-label';
 import { itemMayHaveBeenSent } from '../../helpers/send-state';
+import { unpairedAnswer } from './unpaired-answer';
 import type { ItemOutcome } from '../operation';
 
 export interface SmsItem {
@@ -116,15 +117,13 @@ export async function sendBatch(
 		if (answered?.id !== undefined) {
 			return { ok: true, results: [resultJson(item, { ...answered, id: answered.id }, currency)] };
 		}
-		// Accepted, but the answer does not show this recipient's own entry with an id: it may well
-		// have gone out, so it is never offered as safe to send again.
 		return {
 			ok: false,
-			error: new SmsLeopardUnconfirmedError(
-				`Maybe sent: SMSLeopard accepted the request of ${itemLabel(item.itemIndex)} but its answer ${
-					answered ? 'gives no usable message id for' : 'does not show which entry is'
-				} ${item.recipient.number} ("${answer.message ?? ''}"). It was not sent again; check the SMSLeopard dashboard or the delivery reports before sending this item again`,
-				'unpaired_answer',
+			error: unpairedAnswer(
+				`the request of ${itemLabel(item.itemIndex)} ("${answer.message ?? ''}")`,
+				item.recipient.number,
+				answered,
+				'the SMSLeopard dashboard or the delivery reports',
 			),
 		};
 	});
