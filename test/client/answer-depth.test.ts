@@ -1,20 +1,7 @@
 // The depth bound on answers: parts deeper than the limit become a marker, everything else is kept,
 // and the walk itself survives any depth and width.
 import { MAX_ANSWER_DEPTH, TOO_DEEP, limitDepth } from '../../nodes/SmsLeopard/client/answer-depth';
-import { deepJson } from '../support/deepening-proxy';
-
-function depthOf(value: unknown): number {
-	let deepest = 0;
-	const stack: Array<[unknown, number]> = [[value, 0]];
-	while (stack.length > 0) {
-		const [current, depth] = stack.pop()!;
-		deepest = Math.max(deepest, depth);
-		if (current && typeof current === 'object') {
-			for (const child of Object.values(current)) stack.push([child, depth + 1]);
-		}
-	}
-	return deepest;
-}
+import { deepJson, depthOf } from '../support/deepening-proxy';
 
 describe('limitDepth', () => {
 	it.each(['objects', 'arrays'] as const)(

@@ -21,6 +21,20 @@ function withDeepField(text: string, deep: string): string {
 	return text.replace(/\{(?=\s*")/g, () => `{"deep":${deep},`);
 }
 
+/** How deep a value nests (iteratively: the point is that the output is shallow). */
+export function depthOf(value: unknown): number {
+	let deepest = 0;
+	const stack: Array<[unknown, number]> = [[value, 0]];
+	while (stack.length > 0) {
+		const [current, depth] = stack.pop()!;
+		deepest = Math.max(deepest, depth);
+		if (current && typeof current === 'object') {
+			for (const child of Object.values(current)) stack.push([child, depth + 1]);
+		}
+	}
+	return deepest;
+}
+
 export interface DeepeningProxy {
 	url: string;
 	/** Paths whose answer was made deep. */
