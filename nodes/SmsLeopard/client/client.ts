@@ -158,7 +158,8 @@ export class SmsLeopardClient {
 	 */
 	async sendSms(request: SendSmsRequest | PreparedSms): Promise<SendSmsAnswer> {
 		const prepared = 'body' in request ? request : prepareSendSms(request);
-		const answer = await this.caller.call(sendSmsCall(prepared.body));
+		const call = sendSmsCall(prepared.body);
+		const answer = await this.caller.call(call);
 		// `success: false` without a single message id is the service saying it sent nothing. With
 		// ids, some recipients may have gone out: the caller pairs what it can and reports the rest.
 		if (!answer.success && answer.recipients.every((entry) => entry.id === undefined)) {
@@ -168,7 +169,7 @@ export class SmsLeopardClient {
 					code: 'not_sent',
 					apiMessage: answer.message ?? 'the service answered success: false',
 					body: answer,
-					operation: sendSmsCall(prepared.body).operation,
+					operation: call.operation,
 				}),
 				true,
 				{ kind: 'refused' },
