@@ -9,7 +9,8 @@ import { errorItemJson, errorOutputJson, toNodeError } from '../helpers/node-err
 import { credentialSecrets, redactDeep, redactError } from '../helpers/redact';
 import { clientForNode } from '../transport/client-for-node';
 import { CREDENTIAL_TYPE } from '../transport/n8n-transport';
-import { type ExecutionState, type ItemOutcome, newExecutionState } from './operation';
+import { type ExecutionState, newExecutionState } from '../helpers/execution-state';
+import type { ItemOutcome } from './operation';
 import { readRequestOptions } from './request-options';
 import { resources } from './resources';
 import { summariseRun } from './run-summary';

@@ -6,6 +6,7 @@
 import { createHash } from 'crypto';
 import type { IBinaryData, IExecuteFunctions } from 'n8n-workflow';
 import type { MediaSource } from '../client';
+import type { OncePerRun } from './once-per-run';
 
 export interface BinaryMedia {
 	source: MediaSource;
@@ -25,33 +26,27 @@ function fallbackName(binary: IBinaryData, field: string): string {
  * carry copies of one file under different ids still share one upload.
  */
 async function contentKey(
-	cache: Map<string, Promise<string>>,
+	once: OncePerRun,
 	id: string,
 	open: () => Promise<NodeJS.ReadableStream>,
 ): Promise<string> {
-	let key = cache.get(id);
-	if (!key) {
-		key = open().then(
-			async (stream) =>
-				await new Promise<string>((resolve, reject) => {
-					const hash = createHash('sha256');
-					stream
-						.on('data', (chunk: Buffer) => hash.update(chunk))
-						.on('error', reject)
-						.on('end', () => resolve(`sha256:${hash.digest('hex')}`));
-				}),
-		);
-		cache.set(id, key);
-		key.catch(() => cache.delete(id));
-	}
-	return await key;
+	return await once.get('content-key', id, async () => {
+		const stream = await open();
+		return await new Promise<string>((resolve, reject) => {
+			const hash = createHash('sha256');
+			stream
+				.on('data', (chunk: Buffer) => hash.update(chunk))
+				.on('error', reject)
+				.on('end', () => resolve(`sha256:${hash.digest('hex')}`));
+		});
+	});
 }
 
 export async function readBinaryMedia(
 	context: IExecuteFunctions,
 	itemIndex: number,
 	field: string,
-	contentKeys: Map<string, Promise<string>>,
+	once: OncePerRun,
 ): Promise<BinaryMedia> {
 	const binary = context.helpers.assertBinaryData(itemIndex, field);
 	const fileName = fallbackName(binary, field);
@@ -61,7 +56,7 @@ export async function readBinaryMedia(
 		const metadata = await context.helpers.getBinaryMetadata(id);
 		const open = async () => await context.helpers.getBinaryStream(id);
 		return {
-			key: await contentKey(contentKeys, id, open),
+			key: await contentKey(once, id, open),
 			fileName,
 			mimeType,
 			source: { fileName, mimeType, length: metadata.fileSize, open },

@@ -13,7 +13,7 @@ import {
 	prepareUpload,
 } from '../client';
 import { echo } from '../client/echo';
-import type { ExecutionState } from '../actions/operation';
+import type { ExecutionState } from './execution-state';
 import { type BinaryMedia, readBinaryMedia } from './binary-media';
 import { checkSenderOnce } from './sender-check';
 
@@ -141,7 +141,7 @@ export async function planHeaderMedia(
 		return { mediaId, fileName, category: knownCategory(context, itemIndex, state, mediaId) };
 	}
 	const field = context.getNodeParameter('binaryPropertyName', itemIndex, 'data') as string;
-	const media = await readBinaryMedia(context, itemIndex, field, state.contentKeys);
+	const media = await readBinaryMedia(context, itemIndex, field, state.once);
 	// Type and size are checked now, before the item's other checks decide whether to upload.
 	const prepared = prepareUpload({ phoneNumberId, file: media.source });
 	return {
@@ -166,19 +166,18 @@ export async function uploadShared(
 		options.type ?? '',
 		options.fileName ?? media.fileName,
 	].join('|');
-	let upload = state.uploads.get(key);
-	if (!upload) {
-		upload = state.client.uploadMedia({
-			phoneNumberId,
-			file: media.source,
-			type: options.type,
-			fileName: options.fileName,
-		});
-		state.uploads.set(key, upload);
-		// A failed upload is not cached: the next item that needs the file tries again.
-		upload.catch(() => state.uploads.delete(key));
-	}
-	const record = await upload;
+	// A failed upload is not kept: the next item that needs the file tries again.
+	const record = await state.once.get(
+		'upload',
+		key,
+		async () =>
+			await state.client.uploadMedia({
+				phoneNumberId,
+				file: media.source,
+				type: options.type,
+				fileName: options.fileName,
+			}),
+	);
 	const category = categoryOfMimeType(record.mime_type ?? media.mimeType);
 	if (category) state.mediaCategories.set(record.media_id, category);
 	return record;
@@ -192,7 +191,7 @@ export async function uploadFromItem(
 	field: string,
 	options: { type?: MediaCategory; fileName?: string } = {},
 ): Promise<MediaRecord> {
-	const media = await readBinaryMedia(context, itemIndex, field, state.contentKeys);
+	const media = await readBinaryMedia(context, itemIndex, field, state.once);
 	// The file's own checks, then the sender's, all before a byte of the file is sent.
 	prepareUpload({ phoneNumberId, file: media.source, ...options });
 	await checkSenderOnce(state, phoneNumberId);

@@ -4,15 +4,14 @@
  * run; a failed listing is not kept, so the next item asks again.
  */
 import { SmsLeopardValidationError, type SenderNumber } from '../client';
-import type { ExecutionState } from '../actions/operation';
-import { oncePerRun } from './once-per-run';
+import type { ExecutionState } from './execution-state';
 
 export async function checkSenderOnce(
 	state: ExecutionState,
 	phoneNumberId: string,
 ): Promise<SenderNumber | undefined> {
-	return await oncePerRun(
-		state.senderChecks,
+	return await state.once.get(
+		'sender-check',
 		phoneNumberId,
 		async () => await state.client.checkSenderNumber(phoneNumberId),
 		(error) => error instanceof SmsLeopardValidationError,

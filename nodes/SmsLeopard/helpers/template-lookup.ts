@@ -5,17 +5,16 @@
  * item asks again, so one passing outage cannot wave the rest of the run through unchecked.
  */
 import { SmsLeopardValidationError, type TemplateDescription } from '../client';
-import type { ExecutionState } from '../actions/operation';
+import type { ExecutionState } from './execution-state';
 import { echo } from '../client/echo';
-import { oncePerRun } from './once-per-run';
 
 export async function templateFor(
 	state: ExecutionState,
 	phoneNumberId: string,
 	templateId: string,
 ): Promise<TemplateDescription | undefined> {
-	const templates = await oncePerRun(
-		state.templates,
+	const templates = await state.once.get(
+		'templates',
 		phoneNumberId,
 		async () => await state.client.templateCatalog(phoneNumberId),
 	);

@@ -1,6 +1,6 @@
 /** The fields of "From the Template": what the chosen template needs, in the user's words. */
 import type { ILoadOptionsFunctions, ResourceMapperFields } from 'n8n-workflow';
-import { newExecutionState } from '../actions/operation';
+import { newExecutionState } from '../helpers/execution-state';
 import { SmsLeopardValidationError, type TemplateDescription } from '../client';
 import { templateFields } from '../helpers/template-fields';
 import { templateSkeleton } from '../helpers/template-skeleton';

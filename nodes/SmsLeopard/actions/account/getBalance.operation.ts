@@ -1,6 +1,6 @@
 /** Account > Get Balance: what is left to send SMS with, in the account's currency. */
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
-import type { ExecutionState } from '../operation';
+import type { ExecutionState } from '../../helpers/execution-state';
 
 export const description: INodeProperties[] = [];
 

@@ -2,7 +2,7 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { buildCreateContactBody } from '../../client/contacts';
 import { toJson } from '../../helpers/output';
-import type { ExecutionState } from '../operation';
+import type { ExecutionState } from '../../helpers/execution-state';
 
 const show = { resource: ['contact'], operation: ['create'] };
 

@@ -1,7 +1,7 @@
 /** Contact > Delete: permanent; the contact leaves every group and loses its custom attributes. */
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { checkContactId } from '../../client/contacts';
-import type { ExecutionState } from '../operation';
+import type { ExecutionState } from '../../helpers/execution-state';
 
 const show = { resource: ['contact'], operation: ['delete'] };
 

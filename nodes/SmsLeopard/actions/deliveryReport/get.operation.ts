@@ -1,7 +1,7 @@
 /** Delivery Report > Get: where one sent SMS stands, by the message id its send answered. */
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { hasNoteAbout } from '../../client';
-import type { ExecutionState } from '../operation';
+import type { ExecutionState } from '../../helpers/execution-state';
 
 const show = { resource: ['deliveryReport'], operation: ['get'] };
 

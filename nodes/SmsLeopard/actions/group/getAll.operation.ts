@@ -3,7 +3,7 @@ import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workfl
 import { SmsLeopardValidationError } from '../../client';
 import { readNumber } from '../../helpers/number-option';
 import { toJson } from '../../helpers/output';
-import type { ExecutionState } from '../operation';
+import type { ExecutionState } from '../../helpers/execution-state';
 
 const show = { resource: ['group'], operation: ['getAll'] };
 

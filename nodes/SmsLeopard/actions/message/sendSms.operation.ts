@@ -8,7 +8,8 @@ import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workfl
 import { SmsLeopardValidationError, prepareSendSms } from '../../client';
 import { fillPlaceholders } from '../../helpers/fill-placeholders';
 import { readNumber } from '../../helpers/number-option';
-import type { BatchRun, ExecutionState, ItemOutcome } from '../operation';
+import type { ExecutionState } from '../../helpers/execution-state';
+import type { BatchRun, ItemOutcome } from '../operation';
 import { type SmsItem, planBatches, runBatches, sendBatch } from './sms-batches';
 
 const show = { resource: ['message'], operation: ['sendSms'] };

@@ -36,7 +36,7 @@ import { echo } from '../../client/echo';
 import { mediaIdFromMappedValues, variablesFromMappedValues } from '../../helpers/template-fields';
 import { templateFor } from '../../helpers/template-lookup';
 import { senderNumberField, templateField } from '../common.fields';
-import type { ExecutionState } from '../operation';
+import type { ExecutionState } from '../../helpers/execution-state';
 
 const show = { resource: ['message'], operation: ['sendTemplate'] };
 

@@ -1,7 +1,7 @@
 /** Sender Number > Get Many: the account's WhatsApp sender numbers with their phone_number_id. */
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { toJson } from '../../helpers/output';
-import type { ExecutionState } from '../operation';
+import type { ExecutionState } from '../../helpers/execution-state';
 
 export const description: INodeProperties[] = [];
 

@@ -3,7 +3,7 @@ import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workfl
 import { describeTemplate, senderRecordId } from '../../client';
 import { senderNumberField } from '../common.fields';
 import { toJson } from '../../helpers/output';
-import type { ExecutionState } from '../operation';
+import type { ExecutionState } from '../../helpers/execution-state';
 
 const show = { resource: ['template'], operation: ['getAll'] };
 
