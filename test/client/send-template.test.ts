@@ -2,6 +2,8 @@ import {
 	SmsLeopardBadRequestError,
 	SmsLeopardNotFoundError,
 	SmsLeopardValidationError,
+	prepareTemplateMessage,
+	withMediaId,
 } from '../../nodes/SmsLeopard/client';
 import { SENDERS, TEMPLATES } from '../sandbox';
 import { type SandboxClient, caught, startSandboxClient } from '../support/sandbox-client';
@@ -251,5 +253,52 @@ describe('sendTemplate against the sandbox', () => {
 		);
 		expect(unknown).toBeInstanceOf(SmsLeopardNotFoundError);
 		expect(env.sandbox.state.sentMessages).toHaveLength(0);
+	});
+});
+
+describe('a prepared template message: built and checked once, sent as it is', () => {
+	const documentSend = {
+		phoneNumberId: sender,
+		templateId: TEMPLATES.documentHeader.id,
+		destination: '+254700100001',
+		variables: { body: [{ placeholder: 1, value: 'INV-17' }] },
+		fileName: 'invoice.pdf',
+	};
+
+	it('waits for the media_id of a header file still to upload, and sends nothing until it has it', async () => {
+		const prepared = prepareTemplateMessage(documentSend, { mediaToUpload: true });
+		expect(prepared.awaitsMediaId).toBe(true);
+		expect(prepared.body.media_id).toBeUndefined();
+		const refused = await caught<SmsLeopardValidationError>(() =>
+			env.client.sendPreparedTemplate(prepared),
+		);
+		expect(refused.issues).toEqual([expect.objectContaining({ field: 'mediaId' })]);
+		expect(env.sandbox.requests).toHaveLength(0);
+	});
+
+	it('sends exactly the prepared body, with the uploaded media_id in it', async () => {
+		const media = await env.client.uploadMedia({
+			phoneNumberId: sender,
+			file: {
+				data: Buffer.from('%PDF-1.4 x'),
+				fileName: 'invoice.pdf',
+				mimeType: 'application/pdf',
+			},
+		});
+		const prepared = withMediaId(
+			prepareTemplateMessage(documentSend, { mediaToUpload: true }),
+			media.media_id,
+		);
+		await env.client.sendPreparedTemplate(prepared);
+		expect(sendRequests()).toHaveLength(1);
+		expect(sendRequests()[0].body).toEqual(prepared.body);
+		expect(prepared.body).toMatchObject({ media_id: media.media_id, file_name: 'invoice.pdf' });
+	});
+
+	it('refuses a file name without media unless a header file is still to upload', () => {
+		expect(() => prepareTemplateMessage(documentSend)).toThrow(/fileName.*media/s);
+		expect(() =>
+			withMediaId(prepareTemplateMessage(documentSend, { mediaToUpload: true }), 'a b'),
+		).toThrow(SmsLeopardValidationError);
 	});
 });

@@ -24,12 +24,8 @@ import {
 	iterateGroups,
 } from './groups';
 import { type MediaRecord, type UploadMediaRequest, prepareUpload, uploadMediaCall } from './media';
-import {
-	type SendTemplateRequest,
-	type SendTemplateResult,
-	buildSendTemplateBody,
-	sendTemplateCall,
-} from './messages';
+import { type SendTemplateRequest, type SendTemplateResult, sendTemplateCall } from './messages';
+import { type PreparedTemplateMessage, prepareTemplateMessage } from './template-message';
 import {
 	type Balance,
 	type DeliveryReport,
@@ -54,6 +50,7 @@ import {
 	SmsLeopardBadRequestError,
 	SmsLeopardNotFoundError,
 	SmsLeopardResponseError,
+	SmsLeopardValidationError,
 } from './errors';
 import { stampSendState } from './send-state';
 import type { Transport } from './transport';
@@ -141,9 +138,19 @@ export class SmsLeopardClient {
 		});
 	}
 
-	/** Sends an approved template to one recipient. */
+	/** Checks and sends an approved template to one recipient (prepareTemplateMessage, then send). */
 	async sendTemplate(request: SendTemplateRequest): Promise<SendTemplateResult> {
-		return await this.caller.call(sendTemplateCall(this.channel, buildSendTemplateBody(request)));
+		return await this.sendPreparedTemplate(prepareTemplateMessage(request));
+	}
+
+	/** Sends exactly the body prepareTemplateMessage built and checked. */
+	async sendPreparedTemplate(prepared: PreparedTemplateMessage): Promise<SendTemplateResult> {
+		if (prepared.awaitsMediaId) {
+			throw new SmsLeopardValidationError([
+				{ field: 'mediaId', message: 'is missing: upload the header file, then add its media_id' },
+			]);
+		}
+		return await this.caller.call(sendTemplateCall(this.channel, prepared.body));
 	}
 
 	/** Uploads a document, image or video for a template header; returns its `media_id`. */

@@ -10,6 +10,12 @@ export { numberTextProblem } from './number-text';
 export type { MediaRecord, MediaSource, UploadMediaRequest } from './media';
 export type { SendTemplateRequest, SendTemplateResult, SendTemplateBody } from './messages';
 export { buildSendTemplateBody } from './messages';
+export {
+	type PreparedTemplateMessage,
+	type TemplateMessageChecks,
+	prepareTemplateMessage,
+	withMediaId,
+} from './template-message';
 export type {
 	Contact,
 	CreateContactRequest,
@@ -24,12 +30,7 @@ export { prepareUpload } from './media';
 export { DEFAULT_RETRY, type RetryOptions, type Sleep } from './retry';
 export { MAX_RATE_LIMIT_WAIT_MS, MAX_TIMEOUT_MS, MIN_REQUESTS_PER_SECOND } from './wait-limits';
 export { encodeMultipart } from './multipart';
-export {
-	checkAgainstTemplate,
-	headerMediaCategory,
-	type TemplateCheckContext,
-} from './template-rules';
-export { fitUrlButtonValues } from './url-button-values';
+export { headerMediaCategory } from './template-rules';
 export {
 	type Balance,
 	type DeliveryReport,

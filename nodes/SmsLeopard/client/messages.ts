@@ -47,6 +47,7 @@ const sendTemplateInput = z
 		componentList: z.unknown().optional(),
 		mediaId: identifier('a media id from media upload').optional(),
 		fileName: plainText('a file name').pipe(z.string().trim().min(1, 'is empty')).optional(),
+		mediaToUpload: z.boolean().optional(),
 	})
 	.superRefine((input, context) => {
 		if (input.variables !== undefined && input.componentList !== undefined) {
@@ -56,7 +57,7 @@ const sendTemplateInput = z
 				message: 'give either variables or componentList, not both',
 			});
 		}
-		if (input.fileName !== undefined && input.mediaId === undefined) {
+		if (input.fileName !== undefined && input.mediaId === undefined && !input.mediaToUpload) {
 			context.addIssue({
 				code: z.ZodIssueCode.custom,
 				path: ['fileName'],
@@ -66,7 +67,6 @@ const sendTemplateInput = z
 		}
 	});
 
-/** Checks a send request and turns it into the body the service takes; nothing is sent. */
 /**
  * A header is one line on the recipient's screen, and WhatsApp refuses header variables with line
  * breaks; checked on the built list so every way of filling the template (fields, JSON) is covered.
@@ -83,11 +83,19 @@ function refuseMultilineHeader(componentList: ComponentList): void {
 	if (issues.length > 0) throw new SmsLeopardValidationError(issues);
 }
 
-export function buildSendTemplateBody(request: SendTemplateRequest): SendTemplateBody {
+/**
+ * Checks a send request and turns it into the body the service takes; nothing is sent. With
+ * `mediaToUpload`, the header file's media_id is not known yet (withMediaId adds it after the
+ * upload), so a document's file name may come without it.
+ */
+export function buildSendTemplateBody(
+	request: SendTemplateRequest,
+	mediaToUpload = false,
+): SendTemplateBody {
 	if (request === null || typeof request !== 'object') {
 		throw new SmsLeopardValidationError([{ field: '', message: 'the send request is missing' }]);
 	}
-	const input = validateInput(sendTemplateInput, request);
+	const input = validateInput(sendTemplateInput, { ...request, mediaToUpload });
 	const componentList =
 		input.componentList !== undefined
 			? normalizeComponentList(input.componentList)
@@ -100,6 +108,18 @@ export function buildSendTemplateBody(request: SendTemplateRequest): SendTemplat
 		component_list: componentList,
 		...(input.mediaId !== undefined ? { media_id: input.mediaId } : {}),
 		...(input.fileName !== undefined ? { file_name: input.fileName } : {}),
+	};
+}
+
+const uploadedMediaId = identifier('a media id from media upload');
+
+/** The body completed with the media_id its header file got at upload, in the body's field order. */
+export function bodyWithMediaId(body: SendTemplateBody, mediaId: string): SendTemplateBody {
+	const { file_name: fileName, ...rest } = body;
+	return {
+		...rest,
+		media_id: validateInput(uploadedMediaId, mediaId, 'mediaId'),
+		...(fileName !== undefined ? { file_name: fileName } : {}),
 	};
 }
 

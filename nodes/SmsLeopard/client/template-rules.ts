@@ -36,6 +36,8 @@ export function buttonNamed(name: string, buttons: TemplateButton[]): TemplateBu
 export interface TemplateCheckContext {
 	/** The category of `media_id` when it was uploaded in this run (so its type is known). */
 	mediaCategory?: MediaCategory;
+	/** The header file is uploaded after these checks; its media_id is not in the body yet. */
+	mediaToUpload?: boolean;
 }
 
 export function checkAgainstTemplate(
@@ -125,19 +127,20 @@ export function checkAgainstTemplate(
 	}
 
 	const needed = headerMediaCategory(template);
-	if (needed && !body.media_id) {
+	const hasMedia = Boolean(body.media_id) || context.mediaToUpload === true;
+	if (needed && !hasMedia) {
 		issues.push({
 			field: 'mediaId',
 			message: `${label} has ${withArticle(needed)} header: give a media ID of ${needed} media, or a file to upload`,
 		});
 	}
-	if (!needed && body.media_id) {
+	if (!needed && hasMedia) {
 		issues.push({
 			field: 'mediaId',
 			message: `${label} has no document, image or video header: remove the header media`,
 		});
 	}
-	if (needed && body.media_id && context.mediaCategory && context.mediaCategory !== needed) {
+	if (needed && hasMedia && context.mediaCategory && context.mediaCategory !== needed) {
 		issues.push({
 			field: 'mediaId',
 			message: `is ${context.mediaCategory} media but ${label} has ${withArticle(needed)} header: use ${needed} media`,

@@ -16,11 +16,10 @@ import {
 	SmsLeopardValidationError,
 	type TemplateVariables,
 	numberTextProblem,
-	buildSendTemplateBody,
-	checkAgainstTemplate,
-	fitUrlButtonValues,
 	headerMediaCategory,
 	pairRecipients,
+	prepareTemplateMessage,
+	withMediaId,
 } from '../../client';
 import {
 	headerMediaFields,
@@ -441,8 +440,9 @@ export async function execute(
 			// Listings and the header upload come before the send: the message did not go out.
 			throw beforeTheSend(duringAction(error, action));
 		});
-	const { request, template, mediaId } = prepared;
-	const result = await state.client.sendTemplate({ ...request, mediaId });
+	const { message, template } = prepared;
+	const mediaId = message.body.media_id;
+	const result = await state.client.sendPreparedTemplate(message);
 	const entry = ownEntry(result.recipients, destination, itemIndex);
 	const includeRaw = this.getNodeParameter('requestOptions.includeRawAnswer', itemIndex, false);
 	// One flat row per item for the table view, with the same names as Send SMS.
@@ -514,27 +514,20 @@ async function prepare(
 		planned.mediaId || planned.upload || !mappedMediaId || withoutMediaHeader
 			? planned
 			: { ...planned, mediaId: mappedMediaId };
-	const request = {
-		phoneNumberId,
-		templateId,
-		destination,
-		variables,
-		componentList,
-		// Stands in for the media ID an upload will give, so the item is checked before uploading.
-		mediaId: media.mediaId ?? (media.upload ? 'pending-upload' : undefined),
-		fileName: media.fileName,
-	};
-	const body = buildSendTemplateBody(request);
-	const buttons = fitUrlButtonValues(body.component_list, template);
-	const issues = [
-		...buttons.issues,
-		...(template ? checkAgainstTemplate(template, body, { mediaCategory: media.category }) : []),
-	];
-	if (issues.length > 0) throw new SmsLeopardValidationError(issues);
-	const uploaded = media.upload ? await media.upload() : undefined;
-	// A whole URL cut to its placeholder's part is sent as the list it became.
-	const sent = buttons.changed
-		? { ...request, variables: undefined, componentList: buttons.componentList }
-		: request;
-	return { request: sent, template, mediaId: uploaded?.media_id ?? media.mediaId };
+	const message = prepareTemplateMessage(
+		{
+			phoneNumberId,
+			templateId,
+			destination,
+			variables,
+			componentList,
+			mediaId: media.mediaId,
+			fileName: media.fileName,
+		},
+		{ template, mediaCategory: media.category, mediaToUpload: media.upload !== undefined },
+	);
+	if (!media.upload) return { message, template };
+	// Only once the item passed every check is its header file uploaded.
+	const uploaded = await media.upload();
+	return { message: withMediaId(message, uploaded.media_id), template };
 }
