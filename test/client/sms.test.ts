@@ -3,6 +3,7 @@ import {
 	SmsLeopardConnectionError,
 	SmsLeopardNotFoundError,
 	SmsLeopardValidationError,
+	type SendSmsRequest,
 	currencyOf,
 } from '../../nodes/SmsLeopard/client';
 import { SMS_START_BALANCE } from '../sandbox';
@@ -161,5 +162,49 @@ describe('delivery reports and balance', () => {
 			balance: SMS_START_BALANCE,
 			currency: 'KES',
 		});
+	});
+});
+
+describe('planning many one-recipient sends into requests', () => {
+	const send = (number: string, extra: Partial<SendSmsRequest> = {}, recipientsPerRequest = 2) => ({
+		request: {
+			source: 'SMS_Leopard',
+			message: 'Flash sale',
+			recipients: [{ number }],
+			maxParts: 1,
+			...extra,
+		},
+		recipientsPerRequest,
+	});
+
+	it('groups sends that share sender, text and report URL, in first-seen order, cut to the size of the first send that passes', () => {
+		const plan = env.client.planSms([
+			send('12', {}, 7), // refused: its size does not count
+			send('+254700000001', {}, 2),
+			send('+254700000002', { message: 'Other text' }, 9),
+			send('+254700000003'),
+			send('+254700000004'),
+			send('+254700000005', { maxParts: 0.5 }),
+		]);
+		expect(plan.refused.map((refusal) => refusal.position)).toEqual([0, 5]);
+		expect(plan.refused[0].error).toBeInstanceOf(SmsLeopardValidationError);
+		expect(plan.requests.map((request) => request.positions)).toEqual([[1, 3], [2], [4]]);
+		expect(plan.requests[0].body).toEqual({
+			source: 'SMS_Leopard',
+			message: 'Flash sale',
+			destination: [{ number: '+254700000001' }, { number: '+254700000003' }],
+		});
+		expect(plan.requests[1].body.message).toBe('Other text');
+		expect(
+			plan.requests.every((request) => request.segments.length === request.positions.length),
+		).toBe(true);
+	});
+
+	it('sends exactly the planned body, once per request', async () => {
+		const plan = env.client.planSms([send('+254700000001'), send('+254700000002')]);
+		const answer = await env.client.sendPreparedSms(plan.requests[0]);
+		expect(answer.recipients).toHaveLength(2);
+		expect(smsRequests()).toHaveLength(1);
+		expect(smsRequests()[0].body).toEqual(plan.requests[0].body);
 	});
 });

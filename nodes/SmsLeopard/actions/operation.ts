@@ -16,21 +16,32 @@ export interface BatchRun {
 	stopOnFailure: boolean;
 }
 
-export interface Operation {
+/** An operation that runs item by item; the router runs the items in its worker pool. */
+export interface ItemOperation {
 	description: INodeProperties[];
 	execute(
 		this: IExecuteFunctions,
 		itemIndex: number,
 		state: ExecutionState,
 	): Promise<IDataObject | IDataObject[]>;
-	/**
-	 * For operations that send many items in one request (SMS): runs every item at once and answers
-	 * an outcome per item index (undefined for items never started). The router then outputs them
-	 * exactly as it does item-by-item outcomes, paired and in input order.
-	 */
-	executeBatch?(
+}
+
+/**
+ * An operation that sends many items in one request (SMS): it runs every item at once and answers
+ * an outcome per item index (undefined for items never started). The router then outputs them
+ * exactly as it does item-by-item outcomes, paired and in input order.
+ */
+export interface BatchOperation {
+	description: INodeProperties[];
+	executeBatch(
 		this: IExecuteFunctions,
 		state: ExecutionState,
 		run: BatchRun,
 	): Promise<Array<ItemOutcome | undefined>>;
+}
+
+export type Operation = ItemOperation | BatchOperation;
+
+export function isBatchOperation(operation: Operation): operation is BatchOperation {
+	return typeof (operation as Partial<BatchOperation>).executeBatch === 'function';
 }

@@ -5,12 +5,14 @@
  * error sorts every item into sent, maybe sent and not sent, so a rerun can skip the right ones.
  */
 import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
+import { settle } from '../client/settle';
 import { errorItemJson, errorOutputJson, toNodeError } from '../helpers/node-errors';
 import { credentialSecrets, redactDeep, redactError } from '../helpers/redact';
 import { clientForNode } from '../transport/client-for-node';
 import { CREDENTIAL_TYPE } from '../transport/n8n-transport';
 import { type ExecutionState, newExecutionState } from '../helpers/execution-state';
-import type { ItemOutcome } from './operation';
+import { runPool } from '../helpers/worker-pool';
+import { type ItemOutcome, isBatchOperation } from './operation';
 import { readRequestOptions } from './request-options';
 import { resources } from './resources';
 import { summariseRun } from './run-summary';
@@ -40,29 +42,20 @@ export async function route(this: IExecuteFunctions): Promise<INodeExecutionData
 	const continueOnFail = this.continueOnFail();
 	const toErrorOutput = this.getNode().onError === 'continueErrorOutput';
 	const outcomes: Array<ItemOutcome | undefined> = new Array(items.length);
-	let next = 0;
-	let stopped = false;
-
-	const worker = async () => {
-		while (!stopped && next < items.length) {
-			const itemIndex = next++;
-			try {
-				const result = await handler.execute.call(this, itemIndex, state);
-				outcomes[itemIndex] = { ok: true, results: Array.isArray(result) ? result : [result] };
-			} catch (error) {
-				outcomes[itemIndex] = { ok: false, error };
-				if (!continueOnFail) stopped = true;
-			}
-		}
-	};
-	if (handler.executeBatch) {
+	if (isBatchOperation(handler)) {
 		// Batch operations (SMS) group items into requests themselves; outcomes stay per item.
 		const run = { itemCount: items.length, concurrency: workers, stopOnFailure: !continueOnFail };
 		(await handler.executeBatch.call(this, state, run)).forEach((outcome, itemIndex) => {
 			outcomes[itemIndex] = outcome;
 		});
 	} else {
-		await Promise.all(Array.from({ length: workers }, worker));
+		await runPool(items.length, workers, !continueOnFail, async (itemIndex) => {
+			const ran = await settle(async () => await handler.execute.call(this, itemIndex, state));
+			outcomes[itemIndex] = ran.ok
+				? { ok: true, results: Array.isArray(ran.value) ? ran.value : [ran.value] }
+				: { ok: false, error: ran.error };
+			return { failed: !ran.ok };
+		});
 	}
 
 	// After the run: the items' own secrets are known once every item was read.

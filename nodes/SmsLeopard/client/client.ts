@@ -38,6 +38,7 @@ import {
 	prepareSendSms,
 	sendSmsCall,
 } from './sms';
+import { type SmsPlan, type SmsSend, planSms } from './sms-plan';
 import { DEFAULT_RETRY, type RetryOptions, type Sleep } from './retry';
 import { type SenderNumber, findSenderIn, senderNumbersCall, senderRecordId } from './senders';
 import {
@@ -160,11 +161,22 @@ export class SmsLeopardClient {
 
 	/**
 	 * Sends one SMS request (one text for all, or customized per recipient). Checked and counted
-	 * first: nothing is sent when a recipient is invalid or a text exceeds `maxParts`. Never repeated
-	 * after a lost answer or a 5xx, since the service may already have texted everyone.
+	 * first: nothing is sent when a recipient is invalid or a text exceeds `maxParts`.
 	 */
-	async sendSms(request: SendSmsRequest | PreparedSms): Promise<SendSmsAnswer> {
-		const prepared = 'body' in request ? request : prepareSendSms(request);
+	async sendSms(request: SendSmsRequest): Promise<SendSmsAnswer> {
+		return await this.sendPreparedSms(prepareSendSms(request));
+	}
+
+	/** Plans many one-recipient sends into requests (sms-plan.ts); nothing is sent. */
+	planSms(sends: SmsSend[]): SmsPlan {
+		return planSms(sends);
+	}
+
+	/**
+	 * Sends exactly one prepared or planned request. Never repeated after a lost answer or a 5xx,
+	 * since the service may already have texted everyone.
+	 */
+	async sendPreparedSms(prepared: PreparedSms): Promise<SendSmsAnswer> {
 		const call = sendSmsCall(prepared.body);
 		const answer = await this.caller.call(call);
 		// `success: false` without a single message id is the service saying it sent nothing. With

@@ -34,14 +34,20 @@ export { headerMediaCategory } from './template-rules';
 export {
 	type Balance,
 	type DeliveryReport,
+	type CheckedSms,
+	type CheckedSmsRecipient,
 	type PreparedSms,
 	type SendSmsAnswer,
+	type SmsShared,
 	type SendSmsBody,
 	type SendSmsRequest,
 	type SmsRecipientInput,
+	checkSendSms,
 	currencyOf,
 	prepareSendSms,
+	smsRequest,
 } from './sms';
+export { type PlannedSmsRequest, type SmsPlan, type SmsSend, planSms } from './sms-plan';
 export {
 	SMS_LIMITS,
 	type SmsEncoding,

@@ -141,8 +141,22 @@ export interface PreparedSms {
 	segments: SmsSegments[];
 }
 
+/** What every recipient of one request shares: the body without its destination list. */
+export type SmsShared = Omit<SendSmsBody, 'destination'>;
+
+/** One checked recipient: its entry of the destination list and its text's parts. */
+export interface CheckedSmsRecipient {
+	destination: SendSmsBody['destination'][number];
+	segments: SmsSegments;
+}
+
+export interface CheckedSms {
+	shared: SmsShared;
+	recipients: CheckedSmsRecipient[];
+}
+
 /** Checks a send and counts its parts; refuses, before anything is sent, a text over `maxParts`. */
-export function prepareSendSms(request: SendSmsRequest): PreparedSms {
+export function checkSendSms(request: SendSmsRequest): CheckedSms {
 	const input = validateInput(sendSmsInput, request);
 	const segments = input.recipients.map((recipient) =>
 		countSmsSegments(recipient.message ?? input.message),
@@ -162,21 +176,35 @@ export function prepareSendSms(request: SendSmsRequest): PreparedSms {
 		if (issues.length) throw new SmsLeopardValidationError(issues);
 	}
 	return {
-		body: {
+		shared: {
 			source: input.source,
 			message: input.message,
-			destination: input.recipients.map((recipient) =>
-				input.multi
-					? { number: recipient.number, message: recipient.message }
-					: { number: recipient.number },
-			),
 			...(input.multi ? { multi: true } : {}),
 			...(input.statusUrl
 				? { status_url: input.statusUrl, status_secret: input.statusSecret }
 				: {}),
 		},
-		segments,
+		recipients: input.recipients.map((recipient, position) => ({
+			destination: input.multi
+				? { number: recipient.number, message: recipient.message }
+				: { number: recipient.number },
+			segments: segments[position],
+		})),
 	};
+}
+
+/** The one place a send body is built: what the recipients share, then their destination list. */
+export function smsRequest(shared: SmsShared, recipients: CheckedSmsRecipient[]): PreparedSms {
+	return {
+		body: { ...shared, destination: recipients.map((recipient) => recipient.destination) },
+		segments: recipients.map((recipient) => recipient.segments),
+	};
+}
+
+/** One send request, checked and counted; nothing is sent. */
+export function prepareSendSms(request: SendSmsRequest): PreparedSms {
+	const checked = checkSendSms(request);
+	return smsRequest(checked.shared, checked.recipients);
 }
 
 function tooManyParts(counted: SmsSegments, max: number): string {

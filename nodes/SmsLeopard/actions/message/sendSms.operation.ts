@@ -4,13 +4,15 @@
  * checked and its parts counted before the first request, so "Max Parts per Message" and bad numbers
  * stop the run before anything is sent.
  */
-import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
-import { SmsLeopardValidationError, prepareSendSms } from '../../client';
+import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import { type SmsSend, SmsLeopardValidationError } from '../../client';
+import { settleNow } from '../../client/settle';
 import { fillPlaceholders } from '../../helpers/fill-placeholders';
 import { readNumber } from '../../helpers/number-option';
 import type { ExecutionState } from '../../helpers/execution-state';
+import { runPool } from '../../helpers/worker-pool';
 import type { BatchRun, ItemOutcome } from '../operation';
-import { type SmsItem, planBatches, runBatches, sendBatch } from './sms-batches';
+import { sendPlannedRequest } from './sms-outcomes';
 
 const show = { resource: ['message'], operation: ['sendSms'] };
 export const DEFAULT_RECIPIENTS_PER_REQUEST = 100;
@@ -161,8 +163,8 @@ function readSmsOptions(
 	};
 }
 
-/** Reads, fills and checks one item; throws a field-named error for an item that must not go out. */
-function prepareItem(this: IExecuteFunctions, itemIndex: number, state: ExecutionState): SmsItem {
+/** Reads and fills one item's send; a field-named error for an option it cannot take. */
+function readItem(this: IExecuteFunctions, itemIndex: number, state: ExecutionState): SmsSend {
 	const source = this.getNodeParameter('source', itemIndex, '') as string;
 	const recipient = this.getNodeParameter('recipient', itemIndex, '') as string;
 	const customized = this.getNodeParameter('textMode', itemIndex, 'same') === 'customized';
@@ -171,58 +173,51 @@ function prepareItem(this: IExecuteFunctions, itemIndex: number, state: Executio
 	const text = customized
 		? fillPlaceholders(message, this.getInputData()[itemIndex].json)
 		: undefined;
-	const prepared = prepareSendSms({
-		source,
-		message,
-		recipients: [{ number: recipient, ...(customized ? { message: text } : {}) }],
-		multi: customized,
-		statusUrl: options.statusUrl || undefined,
-		statusSecret: options.statusSecret || undefined,
-		maxParts: options.maxParts,
-	});
-	const { destination, ...shared } = prepared.body;
-	return { itemIndex, shared, recipient: destination[0], segments: prepared.segments[0] };
+	return {
+		request: {
+			source,
+			message,
+			recipients: [{ number: recipient, ...(customized ? { message: text } : {}) }],
+			multi: customized,
+			statusUrl: options.statusUrl || undefined,
+			statusSecret: options.statusSecret || undefined,
+			maxParts: options.maxParts,
+		},
+		recipientsPerRequest: options.recipientsPerRequest,
+	};
 }
 
+/**
+ * Reads every item, lets the client check and plan them into requests, and, unless an item was
+ * refused without Continue On Fail, sends the requests `concurrency` at a time.
+ */
 export async function executeBatch(
 	this: IExecuteFunctions,
 	state: ExecutionState,
 	run: BatchRun,
 ): Promise<Array<ItemOutcome | undefined>> {
 	const outcomes: Array<ItemOutcome | undefined> = new Array(run.itemCount);
-	const ready: SmsItem[] = [];
+	const sends: SmsSend[] = [];
+	const itemOf: number[] = [];
 	for (let itemIndex = 0; itemIndex < run.itemCount; itemIndex++) {
-		try {
-			ready.push(prepareItem.call(this, itemIndex, state));
-		} catch (error) {
-			outcomes[itemIndex] = { ok: false, error };
+		const read = settleNow(() => readItem.call(this, itemIndex, state));
+		if (read.ok) {
+			sends.push(read.value);
+			itemOf.push(itemIndex);
+		} else {
+			outcomes[itemIndex] = { ok: false, error: read.error };
 		}
 	}
+	const plan = state.client.planSms(sends);
+	for (const { position, error } of plan.refused) outcomes[itemOf[position]] = { ok: false, error };
 	// Without Continue On Fail, one refused item stops the run before any request.
 	if (run.stopOnFailure && outcomes.some((outcome) => outcome !== undefined)) return outcomes;
-	// Read from the first item that is going out (the README's "read from the first item"; an
-	// item refused for a bad value does not decide the size of the others' requests).
-	const size = ready.length
-		? readSmsOptions.call(this, ready[0].itemIndex, state).recipientsPerRequest
-		: DEFAULT_RECIPIENTS_PER_REQUEST;
-	const batches = planBatches(ready, size);
-	await runBatches(
-		batches,
-		run.concurrency,
-		run.stopOnFailure,
-		async (batch) => await sendBatch(state.client, batch),
-		outcomes,
-	);
+	await runPool(plan.requests.length, run.concurrency, run.stopOnFailure, async (index) => {
+		const request = plan.requests[index];
+		const itemIndexes = request.positions.map((position) => itemOf[position]);
+		const settled = await sendPlannedRequest(state.client, request, itemIndexes);
+		settled.forEach((outcome, position) => (outcomes[itemIndexes[position]] = outcome));
+		return { failed: settled.some((outcome) => !outcome.ok) };
+	});
 	return outcomes;
-}
-
-/** One item alone (the router uses executeBatch; this keeps the Operation contract). */
-export async function execute(
-	this: IExecuteFunctions,
-	itemIndex: number,
-	state: ExecutionState,
-): Promise<IDataObject> {
-	const [outcome] = await sendBatch(state.client, [prepareItem.call(this, itemIndex, state)]);
-	if (!outcome.ok) throw outcome.error;
-	return outcome.results[0];
 }

@@ -1,0 +1,108 @@
+/**
+ * What one planned SMS request's answer means for each of its items (the client plans and sends,
+ * client/sms-plan.ts). Each answered recipient is paired back to its item
+ * (client/recipient-pairing.ts). A request whose answer was lost, unreadable or a 5xx may have been
+ * sent: every item of it is reported "maybe sent", and so is an item the answer does not provably
+ * list; nothing is sent again.
+ */
+import type { IDataObject } from 'n8n-workflow';
+import {
+	type PlannedSmsRequest,
+	type RecipientEntry,
+	type SmsLeopardClient,
+	type SmsSegments,
+	SmsLeopardConnectionError,
+	SmsLeopardResponseError,
+	SmsLeopardServerError,
+	SmsLeopardUnconfirmedError,
+	currencyOf,
+	pairRecipients,
+} from '../../client';
+import { settle } from '../../client/settle';
+import { itemLabel, itemsLabel } from '../../helpers/item-label';
+import { itemMayHaveBeenSent } from '../../helpers/send-state';
+import { unpairedAnswer } from './unpaired-answer';
+import type { ItemOutcome } from '../operation';
+
+function maybeSent(error: unknown, itemIndexes: number[]): SmsLeopardUnconfirmedError {
+	// In words, not the network code: n8n replaces any message holding a code (ECONNRESET, ...) by
+	// its generic text, which would lose the items named here. The code travels separately.
+	const [reason, code] =
+		error instanceof SmsLeopardConnectionError
+			? ['the connection was lost after the request went out', error.causeCode]
+			: error instanceof SmsLeopardServerError
+				? [`SMSLeopard answered HTTP ${error.status} (${error.apiMessage})`, `http_${error.status}`]
+				: error instanceof SmsLeopardResponseError
+					? [`the answer (HTTP ${error.status}) could not be read`, `http_${error.status}`]
+					: ['no usable answer', 'unknown'];
+	return new SmsLeopardUnconfirmedError(
+		`Maybe sent: no confirmation for the SMS request of ${itemIndexes.length} recipient(s) (${itemsLabel(
+			itemIndexes,
+			10,
+		)}): ${reason}. ` +
+			'It was not sent again; check the SMSLeopard dashboard or the delivery reports before sending these again',
+		code,
+	);
+}
+
+function resultJson(
+	recipient: string,
+	segments: SmsSegments,
+	answered: RecipientEntry & { id: string },
+	currency: string | undefined,
+): IDataObject {
+	return {
+		recipient,
+		number: answered.number ?? recipient,
+		messageId: answered.id,
+		status: answered.status,
+		parts: segments.parts,
+		encoding: segments.encoding,
+		characters: segments.length,
+		...(segments.nonGsmCharacters.length ? { nonGsmCharacters: segments.nonGsmCharacters } : {}),
+		cost: answered.cost ?? null,
+		currency: currency ?? null,
+		...(answered.notes ? { notes: answered.notes } : {}),
+	};
+}
+
+/**
+ * Sends one planned request and answers the outcome of each of its recipients, in request order;
+ * `itemIndexes` names the item of each.
+ */
+export async function sendPlannedRequest(
+	client: SmsLeopardClient,
+	request: PlannedSmsRequest,
+	itemIndexes: number[],
+): Promise<ItemOutcome[]> {
+	const sent = await settle(async () => await client.sendPreparedSms(request));
+	if (!sent.ok) {
+		const failure = itemMayHaveBeenSent(sent.error)
+			? maybeSent(sent.error, itemIndexes)
+			: sent.error;
+		return itemIndexes.map(() => ({ ok: false, error: failure }));
+	}
+	const answer = sent.value;
+	const currency = currencyOf(answer.message);
+	const numbers = request.body.destination.map((destination) => destination.number);
+	const paired = pairRecipients(numbers, answer.recipients);
+	return numbers.map((number, position) => {
+		const answered = paired[position];
+		if (answered?.id !== undefined) {
+			const entry = { ...answered, id: answered.id };
+			return {
+				ok: true,
+				results: [resultJson(number, request.segments[position], entry, currency)],
+			};
+		}
+		return {
+			ok: false,
+			error: unpairedAnswer(
+				`the request of ${itemLabel(itemIndexes[position])} ("${answer.message ?? ''}")`,
+				number,
+				answered,
+				'the SMSLeopard dashboard or the delivery reports',
+			),
+		};
+	});
+}
