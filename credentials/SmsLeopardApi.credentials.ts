@@ -1,4 +1,9 @@
 import type { IAuthenticateGeneric, ICredentialType, INodeProperties } from 'n8n-workflow';
+import {
+	DEFAULT_CHANNEL,
+	DEFAULT_CHAT_URL,
+	DEFAULT_CONTACTS_URL,
+} from '../nodes/SmsLeopard/client/hosts';
 
 /**
  * SMSLeopard API key and secret, sent with HTTP Basic authentication by n8n itself (never a header
@@ -38,7 +43,7 @@ export class SmsLeopardApi implements ICredentialType {
 			displayName: 'Chat API URL',
 			name: 'chatUrl',
 			type: 'string',
-			default: 'https://whatsapp.smsleopard.com',
+			default: DEFAULT_CHAT_URL,
 			description:
 				'Base URL for sending messages, uploading media, sender numbers and templates. Use https://; plain http:// is accepted only for localhost (e.g. the local sandbox).',
 		},
@@ -46,7 +51,7 @@ export class SmsLeopardApi implements ICredentialType {
 			displayName: 'Contacts API URL',
 			name: 'contactsUrl',
 			type: 'string',
-			default: 'https://api.smsleopard.com',
+			default: DEFAULT_CONTACTS_URL,
 			description:
 				'Base URL for contacts and groups. Use https://; plain http:// is accepted only for localhost (e.g. the local sandbox).',
 		},
@@ -54,7 +59,7 @@ export class SmsLeopardApi implements ICredentialType {
 			displayName: 'Channel Path Segment',
 			name: 'channel',
 			type: 'string',
-			default: 'whatsapp',
+			default: DEFAULT_CHANNEL,
 			description:
 				// n8n strips anything written like an HTML tag from descriptions: no angle brackets here.
 				'The channel part of the chat paths, as in /v1/whatsapp/send. Leave as "whatsapp" unless SMSLeopard tells you otherwise.',

@@ -6,6 +6,7 @@
 import { settle } from './settle';
 import { z } from 'zod';
 import { ApiCaller } from './api-caller';
+import { DEFAULT_CHANNEL, DEFAULT_CHAT_URL, DEFAULT_CONTACTS_URL } from './hosts';
 import {
 	type Contact,
 	type CreateContactRequest,
@@ -59,9 +60,7 @@ import { recordId } from './identifiers';
 import { validateInput } from './validation';
 import { MAX_TIMEOUT_MS, MIN_REQUESTS_PER_SECOND, boundedSleep } from './wait-limits';
 
-export const DEFAULT_CHAT_URL = 'https://whatsapp.smsleopard.com';
-export const DEFAULT_CONTACTS_URL = 'https://api.smsleopard.com';
-export const DEFAULT_CHANNEL = 'whatsapp';
+export { DEFAULT_CHANNEL, DEFAULT_CHAT_URL, DEFAULT_CONTACTS_URL } from './hosts';
 
 export interface SmsLeopardClientOptions {
 	transport: Transport;

@@ -10,6 +10,7 @@ import type {
 	INodeCredentialTestResult,
 } from 'n8n-workflow';
 import { DEFAULT_CHAT_URL, DEFAULT_CONTACTS_URL } from '../client';
+import { groupsPageCall } from '../client/groups';
 import { readBaseUrl } from '../transport/base-url';
 import { answerDeadline, beforeDeadline } from '../transport/deadline';
 import { MAX_ANSWER_BYTES, discardBody, readAnswer } from '../transport/read-answer';
@@ -54,14 +55,16 @@ export async function testCredentialWithin(
 	// ICredentialTestFunctions gives a credential test one HTTP helper, `request` (n8n-workflow 1.123
 	// to 2.41); the `httpRequest` that n8n's deprecation rule suggests does not exist in this context.
 	const { request } = this.helpers;
+	// The cheapest call that needs the key and secret: the first group, as the client asks for it.
+	const groupsCheck = groupsPageCall({ page: 1, per: 1 });
 	const deadline = answerDeadline(timeoutMs);
 	let answered: { expired: true } | { expired: false; value: FullResponse };
 	try {
 		answered = await beforeDeadline(
 			request({
 				method: 'GET',
-				uri: `${contacts.url.replace(/\/+$/, '')}/v1/groups/fetch`,
-				qs: { page: 1, per: 1 },
+				uri: `${contacts.url.replace(/\/+$/, '')}${groupsCheck.path}`,
+				qs: groupsCheck.query,
 				auth: { user: String(data.apiKey ?? ''), pass: String(data.apiSecret ?? '') },
 				json: true,
 				// A redirect is answered, not followed: no other address ever receives the key and secret.
