@@ -3,7 +3,7 @@
 // customized SMS never fills a placeholder from what JavaScript objects inherit or writes a
 // number inexactly.
 import fc from 'fast-check';
-import { fillPlaceholders } from '../../nodes/SmsLeopard/helpers/fill-placeholders';
+import { fillPlaceholders } from '../../nodes/SmsLeopard/actions/message/fill-placeholders';
 import { readNumber } from '../../nodes/SmsLeopard/helpers/number-option';
 import { edgeNumber, junk, nastyString, outcome } from './arbitraries';
 

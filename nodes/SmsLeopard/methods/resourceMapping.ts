@@ -2,9 +2,9 @@
 import type { ILoadOptionsFunctions, ResourceMapperFields } from 'n8n-workflow';
 import { newExecutionState } from '../helpers/execution-state';
 import { SmsLeopardValidationError, type TemplateDescription } from '../client';
-import { templateFields } from '../helpers/template-fields';
-import { templateSkeleton } from '../helpers/template-skeleton';
-import { templateFor } from '../helpers/template-lookup';
+import { templateFields } from '../actions/message/template-fields';
+import { templateSkeleton } from '../actions/message/template-skeleton';
+import { templateFor } from '../actions/message/template-lookup';
 import { clientForNode } from '../transport/client-for-node';
 
 const NOT_OF_SENDER = 'not-of-sender' as const;

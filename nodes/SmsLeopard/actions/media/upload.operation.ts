@@ -1,6 +1,6 @@
 /** Media > Upload: a file from the item's binary data, streamed to SMSLeopard; outputs its media_id. */
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
-import { uploadFromItem } from '../../helpers/header-media';
+import { uploadFromItem } from '../../helpers/media-upload';
 import { senderNumberField } from '../common.fields';
 import { toJson } from '../../helpers/output';
 import type { ExecutionState } from '../../helpers/execution-state';

@@ -7,7 +7,7 @@
 import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { type SmsSend, SmsLeopardValidationError } from '../../client';
 import { settleNow } from '../../client/settle';
-import { fillPlaceholders } from '../../helpers/fill-placeholders';
+import { fillPlaceholders } from './fill-placeholders';
 import { readNumber } from '../../helpers/number-option';
 import type { ExecutionState } from '../../helpers/execution-state';
 import { runPool } from '../../helpers/worker-pool';

@@ -21,19 +21,15 @@ import {
 	prepareTemplateMessage,
 	withMediaId,
 } from '../../client';
-import {
-	headerMediaFields,
-	noteIgnoredHeaderMedia,
-	planHeaderMedia,
-} from '../../helpers/header-media';
+import { headerMediaFields, noteIgnoredHeaderMedia, planHeaderMedia } from './header-media';
 import { itemLabel } from '../../helpers/item-label';
 import { unpairedAnswer } from './unpaired-answer';
 import { duringAction } from '../../helpers/node-errors';
 import { readNumber } from '../../helpers/number-option';
 import { beforeTheSend } from '../../helpers/send-state';
 import { echo } from '../../client/echo';
-import { mediaIdFromMappedValues, variablesFromMappedValues } from '../../helpers/template-fields';
-import { templateFor } from '../../helpers/template-lookup';
+import { mediaIdFromMappedValues, variablesFromMappedValues } from './template-fields';
+import { templateFor } from './template-lookup';
 import { senderNumberField, templateField } from '../common.fields';
 import type { ExecutionState } from '../../helpers/execution-state';
 

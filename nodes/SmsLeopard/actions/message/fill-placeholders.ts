@@ -9,7 +9,7 @@
  * missing field. A value is text, a number whose text is exact, or true/false; anything else (an
  * object, a list, a function, Infinity, NaN, a number that lost digits) is refused, naming it.
  */
-import { SmsLeopardValidationError, numberTextProblem } from '../client';
+import { SmsLeopardValidationError, numberTextProblem } from '../../client';
 
 const PLACEHOLDER = /\{([A-Za-z_][\w]*(?:\.[A-Za-z_][\w]*)*)\}/g;
 

@@ -2,7 +2,7 @@
  * "Using JSON" starts from the chosen template's own component_list, its values left empty: the
  * names (`1`, `url:0`, `quick_reply:1`) are what the template needs, built as a send would build them.
  */
-import { type TemplateDescription, buildComponentList } from '../client';
+import { type TemplateDescription, buildComponentList } from '../../client';
 import { HEADER_MEDIA_FIELD, templateFields, variablesFromMappedValues } from './template-fields';
 
 export function templateSkeleton(template: TemplateDescription): string {

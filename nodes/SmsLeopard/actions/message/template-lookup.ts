@@ -4,9 +4,9 @@
  * ahead unchecked and the service has the last word. A listing that failed is never kept: the next
  * item asks again, so one passing outage cannot wave the rest of the run through unchecked.
  */
-import { SmsLeopardValidationError, type TemplateDescription } from '../client';
-import type { ExecutionState } from './execution-state';
-import { echo } from '../client/echo';
+import { SmsLeopardValidationError, type TemplateDescription } from '../../client';
+import type { ExecutionState } from '../../helpers/execution-state';
+import { echo } from '../../client/echo';
 
 export async function templateFor(
 	state: ExecutionState,

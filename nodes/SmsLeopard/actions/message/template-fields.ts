@@ -10,8 +10,8 @@ import type {
 	PlaceholderValue,
 	TemplateDescription,
 	TemplateVariables,
-} from '../client';
-import { SmsLeopardValidationError, headerMediaCategory, numberTextProblem } from '../client';
+} from '../../client';
+import { SmsLeopardValidationError, headerMediaCategory, numberTextProblem } from '../../client';
 
 // The editor shows a field's label on one line of about 50 characters: say the essential first.
 const SNIPPET_LENGTH = 40;
