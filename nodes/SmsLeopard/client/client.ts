@@ -9,6 +9,7 @@ import { ApiCaller } from './api-caller';
 import { DEFAULT_CHANNEL, DEFAULT_CHAT_URL, DEFAULT_CONTACTS_URL } from './hosts';
 import {
 	type Contact,
+	type CreateContactBody,
 	type CreateContactRequest,
 	type DeleteContactResult,
 	buildCreateContactBody,
@@ -24,7 +25,13 @@ import {
 	groupsPageCall,
 	iterateGroups,
 } from './groups';
-import { type MediaRecord, type UploadMediaRequest, prepareUpload, uploadMediaCall } from './media';
+import {
+	type MediaRecord,
+	type PreparedUpload,
+	type UploadMediaRequest,
+	prepareUpload,
+	uploadMediaCall,
+} from './media';
 import { type SendTemplateRequest, type SendTemplateResult, sendTemplateCall } from './messages';
 import { type PreparedTemplateMessage, prepareTemplateMessage } from './template-message';
 import {
@@ -155,7 +162,12 @@ export class SmsLeopardClient {
 
 	/** Uploads a document, image or video for a template header; returns its `media_id`. */
 	async uploadMedia(request: UploadMediaRequest): Promise<MediaRecord> {
-		return await this.caller.call(uploadMediaCall(this.channel, prepareUpload(request)));
+		return await this.uploadPreparedMedia(prepareUpload(request));
+	}
+
+	/** Uploads exactly what prepareUpload checked and prepared. */
+	async uploadPreparedMedia(prepared: PreparedUpload): Promise<MediaRecord> {
+		return await this.caller.call(uploadMediaCall(this.channel, prepared));
 	}
 
 	/**
@@ -207,7 +219,12 @@ export class SmsLeopardClient {
 	}
 
 	async createContact(request: CreateContactRequest): Promise<Contact> {
-		return await this.caller.call(createContactCall(buildCreateContactBody(request)));
+		return await this.createPreparedContact(buildCreateContactBody(request));
+	}
+
+	/** Creates the contact with exactly the body buildCreateContactBody checked and built. */
+	async createPreparedContact(body: CreateContactBody): Promise<Contact> {
+		return await this.caller.call(createContactCall(body));
 	}
 
 	/**
@@ -217,13 +234,15 @@ export class SmsLeopardClient {
 	async deleteContact(
 		contactId: number | string,
 		options: { ignoreNotFound?: boolean } = {},
-	): Promise<DeleteContactResult & { deleted: boolean; notFound?: boolean }> {
-		const call = deleteContactCall(checkContactId(contactId));
+	): Promise<DeleteContactResult & { contactId: string; deleted: boolean; notFound?: boolean }> {
+		// The id as checked and sent: digits as text, so nothing beyond 2^53 loses a digit.
+		const checkedId = checkContactId(contactId);
+		const call = deleteContactCall(checkedId);
 		const outcome = await settle(async () => await this.caller.call(call));
-		if (outcome.ok) return { ...outcome.value, deleted: true };
+		if (outcome.ok) return { ...outcome.value, contactId: checkedId, deleted: true };
 		const { error } = outcome;
 		if (!(options.ignoreNotFound && error instanceof SmsLeopardNotFoundError)) throw error;
-		return { message: error.apiMessage, deleted: false, notFound: true };
+		return { message: error.apiMessage, contactId: checkedId, deleted: false, notFound: true };
 	}
 
 	async getGroupsPage(request: GroupsPageRequest = {}): Promise<GroupsPage> {

@@ -7,7 +7,7 @@ export * from './components';
 export * from './media-types';
 export * from './phone-number';
 export { numberTextProblem } from './number-text';
-export type { MediaRecord, MediaSource, UploadMediaRequest } from './media';
+export type { MediaRecord, MediaSource, PreparedUpload, UploadMediaRequest } from './media';
 export type { SendTemplateRequest, SendTemplateResult, SendTemplateBody } from './messages';
 export { buildSendTemplateBody } from './messages';
 export {

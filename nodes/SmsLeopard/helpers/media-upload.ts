@@ -2,36 +2,31 @@
  * Uploads of a file from an item's binary data, shared across the items of one execution: the same
  * file for the same sender is uploaded once (Media > Upload, and Send Template's header file).
  */
-import { type MediaCategory, type MediaRecord, categoryOfMimeType, prepareUpload } from '../client';
+import {
+	type MediaCategory,
+	type MediaRecord,
+	type PreparedUpload,
+	categoryOfMimeType,
+	prepareUpload,
+} from '../client';
 import type { IExecuteFunctions } from 'n8n-workflow';
 import { type BinaryMedia, readBinaryMedia } from './binary-media';
 import type { ExecutionState } from './execution-state';
 import { checkSenderOnce } from './sender-check';
 
+/** Uploads a checked file, once per execution for the same file, sender, type and name. */
 export async function uploadShared(
 	state: ExecutionState,
-	phoneNumberId: string,
 	media: BinaryMedia,
-	options: { type?: MediaCategory; fileName?: string } = {},
+	prepared: PreparedUpload,
 ): Promise<MediaRecord> {
-	const key = [
-		phoneNumberId,
-		media.key,
-		media.mimeType,
-		options.type ?? '',
-		options.fileName ?? media.fileName,
-	].join('|');
+	const { phone_number_id: sender, type, file_name: fileName } = prepared.fields;
+	const key = [sender, media.key, prepared.file.contentType, type, fileName].join('|');
 	// A failed upload is not kept: the next item that needs the file tries again.
 	const record = await state.once.get(
 		'upload',
 		key,
-		async () =>
-			await state.client.uploadMedia({
-				phoneNumberId,
-				file: media.source,
-				type: options.type,
-				fileName: options.fileName,
-			}),
+		async () => await state.client.uploadPreparedMedia(prepared),
 	);
 	const category = categoryOfMimeType(record.mime_type ?? media.mimeType);
 	if (category) state.mediaCategories.set(record.media_id, category);
@@ -48,7 +43,7 @@ export async function uploadFromItem(
 ): Promise<MediaRecord> {
 	const media = await readBinaryMedia(context, itemIndex, field, state.once);
 	// The file's own checks, then the sender's, all before a byte of the file is sent.
-	prepareUpload({ phoneNumberId, file: media.source, ...options });
+	const prepared = prepareUpload({ phoneNumberId, file: media.source, ...options });
 	await checkSenderOnce(state, phoneNumberId);
-	return await uploadShared(state, phoneNumberId, media, options);
+	return await uploadShared(state, media, prepared);
 }

@@ -103,10 +103,10 @@ export async function execute(
 		groupIds: groupList(fields.groupIds),
 		customAttributes: fields.customAttributes?.attribute,
 	};
-	const contact = await state.client.createContact(request);
+	const sent = buildCreateContactBody(request);
+	const contact = await state.client.createPreparedContact(sent);
 	// The answer is the bare record; the API stored the groups and attributes sent with it, so they
 	// are shown beside it as they were sent (the record's own fields win).
-	const sent = buildCreateContactBody(request);
 	return {
 		...(sent.group_ids ? { groupIds: sent.group_ids } : {}),
 		...(sent.custom_metadata

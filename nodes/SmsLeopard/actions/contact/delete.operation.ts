@@ -1,6 +1,5 @@
 /** Contact > Delete: permanent; the contact leaves every group and loses its custom attributes. */
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
-import { checkContactId } from '../../client/contacts';
 import type { ExecutionState } from '../../helpers/execution-state';
 
 const show = { resource: ['contact'], operation: ['delete'] };
@@ -50,7 +49,7 @@ export async function execute(
 	// message is shown: its other fields (an "error" in a 2xx, a contactId of its own) would read as
 	// the outcome and cannot overwrite it.
 	return {
-		contactId: checkContactId(contactId),
+		contactId: result.contactId,
 		deleted: result.deleted,
 		...(result.notFound ? { notFound: true } : {}),
 		...(typeof result.message === 'string' ? { message: result.message } : {}),

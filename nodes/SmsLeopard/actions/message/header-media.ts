@@ -148,7 +148,6 @@ export async function planHeaderMedia(
 		fileName,
 		category: categoryOfMimeType(media.mimeType),
 		mediaId: undefined,
-		upload: async () =>
-			await uploadShared(state, phoneNumberId, media, { type: prepared.category }),
+		upload: async () => await uploadShared(state, media, prepared),
 	};
 }
