@@ -435,7 +435,7 @@ describe('Message > Send Template in the real n8n engine', () => {
 		expect(env.sends()).toHaveLength(2);
 	});
 
-	it('without Continue On Fail, the error names the item and lists every item already sent', async () => {
+	it('without Continue On Fail, an invalid item stops the run before anything is sent, naming the item', async () => {
 		const { items, error } = await env.run(
 			{ ...base, template: templateLocator(TEMPLATES.flow.id), variablesMode: 'define' },
 			jsonItems(
@@ -447,14 +447,31 @@ describe('Message > Send Template in the real n8n engine', () => {
 		);
 		expect(items).toHaveLength(0);
 		expect(error?.message).toContain('Invalid input in item 3 (index 2):');
-		// Items run in parallel: item 3 may have gone out too. Whatever went out is listed.
-		const sent = env.sandbox.state.sentMessages;
-		expect(sent.length).toBeGreaterThanOrEqual(2);
-		expect(error?.description).toContain('Sent: item 1 (index 0): ');
-		for (const message of sent) expect(error?.description).toContain(message.id);
+		expect(env.sandbox.state.sentMessages).toEqual([]);
+		expect(error?.description).toContain('Sent: none.');
+		expect(error?.description).toContain('items 1-4 (indexes 0-3); safe to run again');
 	});
 
-	it('with one item at a time, nothing after the failed item is sent', async () => {
+	it('an item whose template is not approved stops the run before anything is sent', async () => {
+		const { error } = await env.run(
+			{
+				...base,
+				template: { __rl: true, mode: 'id', value: '={{ $json.template }}' },
+				variablesMode: 'define',
+			},
+			jsonItems(
+				{ phone: '+254700200001', template: TEMPLATES.flow.id },
+				{ phone: '+254700200002', template: TEMPLATES.pending.id },
+				{ phone: '+254700200003', template: TEMPLATES.flow.id },
+			),
+		);
+		expect(error?.message).toContain('item 2 (index 1)');
+		expect(error?.message).toMatch(/approved/);
+		expect(env.sandbox.state.sentMessages).toEqual([]);
+		expect(error?.description).toContain('Sent: none.');
+	});
+
+	it('with one item at a time, nothing is sent either', async () => {
 		const { error } = await env.run(
 			{
 				...base,
@@ -465,12 +482,8 @@ describe('Message > Send Template in the real n8n engine', () => {
 			jsonItems({ phone: '+254700200001' }, { phone: 'nope' }, { phone: '+254700200003' }),
 		);
 		expect(error?.message).toContain('Invalid input in item 2 (index 1):');
-		expect(env.sandbox.state.sentMessages.map((message) => message.destination)).toEqual([
-			'+254700200001',
-		]);
-		expect(error?.description).toContain(
-			`Sent: item 1 (index 0): ${env.sandbox.state.sentMessages[0].id}.`,
-		);
+		expect(env.sandbox.state.sentMessages).toEqual([]);
+		expect(error?.description).toContain('Sent: none.');
 	});
 
 	it('keeps output order and pairing with many items in parallel', async () => {

@@ -48,17 +48,15 @@ describe('Stop on the first failure: what was sent, maybe sent and not sent', ()
 		expect(description).not.toContain('No other item had succeeded');
 	});
 
-	it('an invalid item: nothing maybe sent, the invalid and later items "not sent"', async () => {
+	it('an invalid item: checked before any send, so every item is "not sent"', async () => {
 		const items = recipients(4);
 		items[2].json.phone = 'call me maybe';
 		const { error } = await env.run(parameters, items);
 		const description = String(error?.description);
-		const sent = env.sandbox.state.sentMessages;
-		expect(sent).toHaveLength(2);
-		expect(description).toContain(
-			`Sent: item 1 (index 0): ${sent[0].id}; item 2 (index 1): ${sent[1].id}.`,
-		);
+		expect(env.sandbox.state.sentMessages).toHaveLength(0);
+		expect(error?.message).toContain('item 3 (index 2)');
+		expect(description).toContain('Sent: none.');
 		expect(description).toContain('Maybe sent, not confirmed by SMSLeopard: none.');
-		expect(description).toContain('items 3-4 (indexes 2-3); safe to run again');
+		expect(description).toContain('items 1-4 (indexes 0-3); safe to run again');
 	});
 });

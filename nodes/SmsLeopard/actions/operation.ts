@@ -16,13 +16,20 @@ export interface BatchRun {
 	stopOnFailure: boolean;
 }
 
-/** An operation that runs item by item; the router runs the items in its worker pool. */
-export interface ItemOperation {
+/**
+ * An operation that runs item by item; the router runs the items in its worker pool. One that sends
+ * or changes something has a `prepare`: it reads and checks an item without sending anything
+ * (reads such as a template listing are allowed), and the router prepares every item before the
+ * first is executed, so bad input never leaves a half-sent run. `execute` gets what it prepared.
+ */
+export interface ItemOperation<Prepared = unknown> {
 	description: INodeProperties[];
+	prepare?(this: IExecuteFunctions, itemIndex: number, state: ExecutionState): Promise<Prepared>;
 	execute(
 		this: IExecuteFunctions,
 		itemIndex: number,
 		state: ExecutionState,
+		prepared: Prepared,
 	): Promise<IDataObject | IDataObject[]>;
 }
 

@@ -49,13 +49,31 @@ export async function route(this: IExecuteFunctions): Promise<INodeExecutionData
 			outcomes[itemIndex] = outcome;
 		});
 	} else {
-		await runPool(items.length, workers, !continueOnFail, async (itemIndex) => {
-			const ran = await settle(async () => await handler.execute.call(this, itemIndex, state));
-			outcomes[itemIndex] = ran.ok
-				? { ok: true, results: Array.isArray(ran.value) ? ran.value : [ran.value] }
-				: { ok: false, error: ran.error };
-			return { failed: !ran.ok };
-		});
+		// Every item is checked before the first request that sends or changes something: without
+		// Continue On Fail, one refused item stops the run with nothing sent.
+		const prepared: unknown[] = new Array(items.length);
+		const { prepare } = handler;
+		if (prepare) {
+			await runPool(items.length, workers, false, async (itemIndex) => {
+				const ran = await settle(async () => await prepare.call(this, itemIndex, state));
+				if (ran.ok) prepared[itemIndex] = ran.value;
+				else outcomes[itemIndex] = { ok: false, error: ran.error };
+				return { failed: !ran.ok };
+			});
+		}
+		const refused = outcomes.some((outcome) => outcome !== undefined);
+		if (continueOnFail || !refused) {
+			await runPool(items.length, workers, !continueOnFail, async (itemIndex) => {
+				if (outcomes[itemIndex]) return { failed: false }; // refused when prepared
+				const ran = await settle(
+					async () => await handler.execute.call(this, itemIndex, state, prepared[itemIndex]),
+				);
+				outcomes[itemIndex] = ran.ok
+					? { ok: true, results: Array.isArray(ran.value) ? ran.value : [ran.value] }
+					: { ok: false, error: ran.error };
+				return { failed: !ran.ok };
+			});
+		}
 	}
 
 	// After the run: the items' own secrets are known once every item was read.

@@ -33,17 +33,22 @@ export async function uploadShared(
 	return record;
 }
 
-export async function uploadFromItem(
+export interface CheckedUpload {
+	media: BinaryMedia;
+	prepared: PreparedUpload;
+}
+
+/** Reads an item's file and checks it and its sender, all before a byte of the file is sent. */
+export async function checkUploadFromItem(
 	context: IExecuteFunctions,
 	itemIndex: number,
 	state: ExecutionState,
 	phoneNumberId: string,
 	field: string,
 	options: { type?: MediaCategory; fileName?: string } = {},
-): Promise<MediaRecord> {
+): Promise<CheckedUpload> {
 	const media = await readBinaryMedia(context, itemIndex, field, state.once);
-	// The file's own checks, then the sender's, all before a byte of the file is sent.
 	const prepared = prepareUpload({ phoneNumberId, file: media.source, ...options });
 	await checkSenderOnce(state, phoneNumberId);
-	return await uploadShared(state, media, prepared);
+	return { media, prepared };
 }

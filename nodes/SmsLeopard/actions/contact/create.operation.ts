@@ -1,6 +1,6 @@
 /** Contact > Create: a contact with optional name, e-mail, groups and custom attributes. */
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
-import { buildCreateContactBody } from '../../client/contacts';
+import { type CreateContactBody, buildCreateContactBody } from '../../client/contacts';
 import { toJson } from '../../helpers/output';
 import type { ExecutionState } from '../../helpers/execution-state';
 
@@ -89,21 +89,28 @@ function groupList(value: AdditionalFields['groupIds']): Array<number | string> 
 		.filter((part) => part !== '');
 }
 
-export async function execute(
+/** Reads and checks the item's contact; the router checks every item before any is created. */
+export async function prepare(
 	this: IExecuteFunctions,
 	itemIndex: number,
-	state: ExecutionState,
-): Promise<IDataObject> {
+): Promise<CreateContactBody> {
 	const phoneNumber = this.getNodeParameter('phoneNumber', itemIndex, '') as string;
 	const fields = this.getNodeParameter('additionalFields', itemIndex, {}) as AdditionalFields;
-	const request = {
+	return buildCreateContactBody({
 		phoneNumber,
 		name: fields.name || undefined,
 		email: fields.email || undefined,
 		groupIds: groupList(fields.groupIds),
 		customAttributes: fields.customAttributes?.attribute,
-	};
-	const sent = buildCreateContactBody(request);
+	});
+}
+
+export async function execute(
+	this: IExecuteFunctions,
+	_itemIndex: number,
+	state: ExecutionState,
+	sent: CreateContactBody,
+): Promise<IDataObject> {
 	const contact = await state.client.createPreparedContact(sent);
 	// The answer is the bare record; the API stored the groups and attributes sent with it, so they
 	// are shown beside it as they were sent (the record's own fields win).

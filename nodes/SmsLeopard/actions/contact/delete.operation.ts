@@ -1,5 +1,6 @@
 /** Contact > Delete: permanent; the contact leaves every group and loses its custom attributes. */
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import { checkContactId } from '../../client/contacts';
 import type { ExecutionState } from '../../helpers/execution-state';
 
 const show = { resource: ['contact'], operation: ['delete'] };
@@ -35,12 +36,17 @@ export const description: INodeProperties[] = [
 	},
 ];
 
+/** The contact id, checked; the router checks every item before any contact is deleted. */
+export async function prepare(this: IExecuteFunctions, itemIndex: number): Promise<string> {
+	return checkContactId(this.getNodeParameter('contactId', itemIndex, ''));
+}
+
 export async function execute(
 	this: IExecuteFunctions,
 	itemIndex: number,
 	state: ExecutionState,
+	contactId: string,
 ): Promise<IDataObject> {
-	const contactId = this.getNodeParameter('contactId', itemIndex, '') as string | number;
 	const options = this.getNodeParameter('options', itemIndex, {}) as { ignoreNotFound?: boolean };
 	const result = await state.client.deleteContact(contactId, {
 		ignoreNotFound: options.ignoreNotFound === true,

@@ -1,6 +1,6 @@
 /** Media > Upload: a file from the item's binary data, streamed to SMSLeopard; outputs its media_id. */
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
-import { uploadFromItem } from '../../helpers/media-upload';
+import { type CheckedUpload, checkUploadFromItem, uploadShared } from '../../helpers/media-upload';
 import { senderNumberField } from '../common.fields';
 import { toJson } from '../../helpers/output';
 import type { ExecutionState } from '../../helpers/execution-state';
@@ -57,11 +57,12 @@ export const description: INodeProperties[] = [
 	},
 ];
 
-export async function execute(
+/** Reads and checks the item's file and sender; the router checks every item before any upload. */
+export async function prepare(
 	this: IExecuteFunctions,
 	itemIndex: number,
 	state: ExecutionState,
-): Promise<IDataObject> {
+): Promise<CheckedUpload> {
 	const phoneNumberId = this.getNodeParameter('senderNumber', itemIndex, '', {
 		extractValue: true,
 	}) as string;
@@ -75,9 +76,17 @@ export async function execute(
 			? (options.type as 'document' | 'image' | 'video')
 			: undefined;
 	const fileName = options.fileName?.trim() || undefined;
-	const record = await uploadFromItem(this, itemIndex, state, phoneNumberId, field, {
+	return await checkUploadFromItem(this, itemIndex, state, phoneNumberId, field, {
 		type,
 		fileName,
 	});
-	return toJson(record);
+}
+
+export async function execute(
+	this: IExecuteFunctions,
+	_itemIndex: number,
+	state: ExecutionState,
+	checked: CheckedUpload,
+): Promise<IDataObject> {
+	return toJson(await uploadShared(state, checked.media, checked.prepared));
 }

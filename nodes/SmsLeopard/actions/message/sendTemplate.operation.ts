@@ -11,9 +11,12 @@ import type {
 } from 'n8n-workflow';
 import {
 	type ButtonValue,
+	type MediaRecord,
 	type PlaceholderValue,
+	type PreparedTemplateMessage,
 	type RecipientEntry,
 	SmsLeopardValidationError,
+	type TemplateDescription,
 	type TemplateVariables,
 	numberTextProblem,
 	headerMediaCategory,
@@ -409,11 +412,25 @@ function readVariables(
 	};
 }
 
-export async function execute(
+/** One item, read and checked; its header file, if any, not uploaded yet. */
+export interface CheckedItem {
+	phoneNumberId: string;
+	templateId: string;
+	destination: string;
+	/** How a failure is reported: what the user asked for, not "List sender numbers failed". */
+	action: string;
+	message: PreparedTemplateMessage;
+	template?: TemplateDescription;
+	/** Uploads the item's header file (once per execution for the same file). */
+	upload?: () => Promise<MediaRecord>;
+}
+
+/** Reads and checks one item, sending nothing: the router checks every item before any send. */
+export async function prepare(
 	this: IExecuteFunctions,
 	itemIndex: number,
 	state: ExecutionState,
-): Promise<IDataObject> {
+): Promise<CheckedItem> {
 	const phoneNumberId = String(
 		this.getNodeParameter('senderNumber', itemIndex, '', { extractValue: true }),
 	);
@@ -422,21 +439,28 @@ export async function execute(
 	);
 	const destination = this.getNodeParameter('destination', itemIndex, '') as string;
 	const mode = this.getNodeParameter('variablesMode', itemIndex, 'template') as string;
-	// A failure of a preparatory call (listing senders or templates, the upload) is reported as
-	// what the user asked for, not as "List sender numbers failed".
 	const action = `Sending template '${echo(templateId)}' to ${echo(destination)}`;
-	const prepared = await prepare
-		.call(this, itemIndex, state, {
-			phoneNumberId,
-			templateId,
-			destination,
-			mode,
-		})
-		.catch((error: unknown) => {
-			// Listings and the header upload come before the send: the message did not go out.
-			throw beforeTheSend(duringAction(error, action));
-		});
-	const { message, template } = prepared;
+	const chosen = { phoneNumberId, templateId, destination, mode };
+	const checked = await checkItem.call(this, itemIndex, state, chosen).catch((error: unknown) => {
+		// Listings come before the send: the message did not go out.
+		throw beforeTheSend(duringAction(error, action));
+	});
+	return { phoneNumberId, templateId, destination, action, ...checked };
+}
+
+export async function execute(
+	this: IExecuteFunctions,
+	itemIndex: number,
+	state: ExecutionState,
+	item: CheckedItem,
+): Promise<IDataObject> {
+	const { phoneNumberId, templateId, destination, template } = item;
+	const message = item.upload
+		? await uploadHeaderFile(item).catch((error: unknown) => {
+				// The header upload comes before the send: the message did not go out.
+				throw beforeTheSend(duringAction(error, item.action));
+			})
+		: item.message;
 	const mediaId = message.body.media_id;
 	const result = await state.client.sendPreparedTemplate(message);
 	const entry = ownEntry(result.recipients, destination, itemIndex);
@@ -459,6 +483,12 @@ export async function execute(
 		...(entry.notes ? { notes: entry.notes } : {}),
 		...(includeRaw ? { rawAnswer: result.answer as IDataObject } : {}),
 	};
+}
+
+/** The checked message completed with the media_id its header file got at upload. */
+async function uploadHeaderFile(item: CheckedItem): Promise<PreparedTemplateMessage> {
+	const uploaded = await (item.upload as () => Promise<MediaRecord>)();
+	return withMediaId(item.message, uploaded.media_id);
 }
 
 /**
@@ -490,12 +520,12 @@ function templateNameShown(context: IExecuteFunctions, itemIndex: number): strin
 		: undefined;
 }
 
-async function prepare(
+async function checkItem(
 	this: IExecuteFunctions,
 	itemIndex: number,
 	state: ExecutionState,
 	chosen: { phoneNumberId: string; templateId: string; destination: string; mode: string },
-) {
+): Promise<Pick<CheckedItem, 'message' | 'template' | 'upload'>> {
 	const { phoneNumberId, templateId, destination, mode } = chosen;
 	const { variables, componentList, mappedMediaId } = readVariables(this, itemIndex, mode);
 	const template = await templateFor(state, phoneNumberId, templateId);
@@ -522,8 +552,6 @@ async function prepare(
 		},
 		{ template, mediaCategory: media.category, mediaToUpload: media.upload !== undefined },
 	);
-	if (!media.upload) return { message, template };
-	// Only once the item passed every check is its header file uploaded.
-	const uploaded = await media.upload();
-	return { message: withMediaId(message, uploaded.media_id), template };
+	// The header file is uploaded only when the item is sent, after every item passed its checks.
+	return { message, template, upload: media.upload };
 }
