@@ -96,7 +96,10 @@ test('the Sender Number list loads from the sandbox', async () => {
 test('the Template list loads from the sandbox', async () => {
 	const ndv = page.locator('[data-test-id="ndv"]');
 	await parameter(ndv, 'template').locator('[data-test-id="rlc-input"]').click();
-	await page.getByText('track_parcel (en_US, UTILITY)').last().waitFor({ state: 'visible' });
+	await page
+		.getByText('track_parcel (en_US, UTILITY): 2 variables, 1 URL button')
+		.last()
+		.waitFor({ state: 'visible' });
 	await screenshot(page, `${ARTIFACTS}/04-template-list.png`);
 	await page.keyboard.press('Escape');
 	await closeNode(page);

@@ -1,4 +1,4 @@
-import type { INodeExecutionData } from 'n8n-workflow';
+import type { INodeExecutionData, INodeParameters } from 'n8n-workflow';
 import { CONTACTS, TEMPLATES } from '../sandbox';
 import { binaryItem } from '../harness';
 import {
@@ -34,7 +34,7 @@ const threeFiles = async (): Promise<INodeExecutionData[]> => [
 
 const cases: Array<{
 	name: string;
-	parameters: Record<string, unknown>;
+	parameters: INodeParameters;
 	items: () => Promise<INodeExecutionData[]> | INodeExecutionData[];
 }> = [
 	{

@@ -39,10 +39,31 @@ describe('sender and template pickers (list search)', () => {
 		expect(values).not.toContain(TEMPLATES.pending.id);
 		expect(values).not.toContain(TEMPLATES.rejected.id);
 		expect(results.find((result) => result.value === TEMPLATES.bodyOnly.id)?.name).toBe(
-			'order_update (en_US, UTILITY)',
+			'order_update (en_US, UTILITY): 2 variables',
 		);
 		const search = await env.listSearch('searchTemplates', sendParameters(''), 'authentication');
 		expect(search.results.map((result) => result.value)).toEqual([TEMPLATES.authCode.id]);
+	});
+
+	it('says what each template needs (header kind, variables, buttons), and finds templates by it', async () => {
+		const { results } = await env.listSearch('searchTemplates', sendParameters(''));
+		const nameOf = (id: string) => results.find((result) => result.value === id)?.name;
+		expect(nameOf(TEMPLATES.documentHeader.id)).toMatch(/: document header, \d+ variables?/);
+		expect(nameOf(TEMPLATES.imageHeader.id)).toMatch(/: image header, /);
+		expect(nameOf(TEMPLATES.quickReplies.id)).toMatch(/\d+ quick repl(y|ies)$/);
+		expect(nameOf(TEMPLATES.phoneButton.id)).toMatch(/1 call button/);
+		expect(nameOf(TEMPLATES.flow.id)).toMatch(/: no variables, 1 Flow button$/);
+		expect(nameOf(TEMPLATES.authCode.id)).toMatch(/: one-time code$/);
+		const documents = await env.listSearch(
+			'searchTemplates',
+			sendParameters(''),
+			'document header',
+		);
+		expect(documents.results.map((result) => result.value)).toContain(TEMPLATES.documentHeader.id);
+		expect(documents.results.map((result) => result.value)).not.toContain(TEMPLATES.bodyOnly.id);
+		const urlButtons = await env.listSearch('searchTemplates', sendParameters(''), 'url button');
+		expect(urlButtons.results.length).toBeGreaterThan(0);
+		for (const result of urlButtons.results) expect(result.name).toContain('URL button');
 	});
 
 	it('names the mix-up when a sender record id is given instead of its phone_number_id', async () => {

@@ -1,10 +1,12 @@
 /**
  * The "From List" pickers: sender numbers (shown as the number with its phone_number_id, valued by
- * the phone_number_id) and the approved templates of the chosen sender (name, language, category).
+ * the phone_number_id) and the approved templates of the chosen sender (name, language, category,
+ * and what each needs: header kind, variables, buttons).
  */
 import type { ILoadOptionsFunctions, INodeListSearchResult } from 'n8n-workflow';
 import { describeTemplate, senderRecordId } from '../client';
 import { clientForNode } from '../transport/client-for-node';
+import { templateListName } from './template-summary';
 
 function matches(filter: string | undefined, ...texts: Array<string | undefined | null>): boolean {
 	if (!filter) return true;
@@ -46,12 +48,9 @@ export async function searchTemplates(
 	return {
 		results: templates
 			.filter((template) => template.approved && template.id !== '')
-			.filter((template) =>
-				matches(filter, template.name, template.id, template.category, template.language),
-			)
-			.map((template) => ({
-				name: `${template.name} (${[template.language, template.category].filter(Boolean).join(', ')})`,
-				value: template.id,
-			})),
+			.map((template) => ({ template, name: templateListName(template) }))
+			// The search finds what a template needs too: "document", "url button", "quick repl".
+			.filter(({ template, name }) => matches(filter, name, template.id))
+			.map(({ template, name }) => ({ name, value: template.id })),
 	};
 }
