@@ -22,7 +22,11 @@ export class SmsLeopard implements INodeType {
 		// 1.1: Define Below counts button positions from 1.
 		version: [1, 1.1],
 		subtitle: '={{$parameter["operation"] + ": " + $parameter["resource"]}}',
-		description: 'Send WhatsApp templates and manage contacts with SMSLeopard',
+		description:
+			'Send SMS and WhatsApp templates, upload header media, manage contacts and groups, and read delivery reports and the balance with SMSLeopard',
+		// Used as it is by the editor's docs link; the codex link gets n8n's tracking query appended,
+		// which would break an #anchor.
+		documentationUrl: 'https://github.com/n8n-nodes-smsleopard/n8n-nodes-smsleopard#operations',
 		defaults: { name: 'SMSLeopard' },
 		usableAsTool: true,
 		inputs: [NodeConnectionTypes.Main],
