@@ -19,8 +19,8 @@ export class SmsLeopard implements INodeType {
 		name: 'smsLeopard',
 		icon: { light: 'file:smsleopard.svg', dark: 'file:smsleopard.dark.svg' },
 		group: ['output'],
-		// 1.1: Define Below counts button positions from 1.
-		version: [1, 1.1],
+		// 1.1: Define Below counts button positions from 1. 1.2: Include Input Fields on by default.
+		version: [1, 1.1, 1.2],
 		subtitle: '={{$parameter["operation"] + ": " + $parameter["resource"]}}',
 		description:
 			'Send SMS and WhatsApp templates, upload header media, manage contacts and groups, and read delivery reports and the balance with SMSLeopard',

@@ -87,6 +87,8 @@ describe('Message > Send Template in the real n8n engine', () => {
 		expect(error).toBeUndefined();
 		const [sent] = env.sandbox.state.sentMessages;
 		expect(items[0].json).toEqual({
+			// The input item's fields come along (Include Input Fields, on by default in 1.2).
+			phone: '0700200002',
 			recipient: '0700200002',
 			number: '+254700200002',
 			messageId: sent.id,

@@ -6,6 +6,7 @@ import * as deliveryReport from './deliveryReport';
 import * as group from './group';
 import * as media from './media';
 import * as message from './message';
+import { includeInputFieldsFields } from './include-input-fields';
 import type { Operation } from './operation';
 import { requestOptionsField } from './request-options';
 import * as senderNumber from './senderNumber';
@@ -50,5 +51,6 @@ export const properties: INodeProperties[] = [
 	...template.description,
 	...deliveryReport.description,
 	...account.description,
+	...includeInputFieldsFields,
 	requestOptionsField,
 ];

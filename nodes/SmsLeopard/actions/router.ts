@@ -14,6 +14,7 @@ import { type ExecutionState, newExecutionState } from '../helpers/execution-sta
 import { runPool } from '../helpers/worker-pool';
 import { type ItemOutcome, isBatchOperation } from './operation';
 import { readRequestOptions } from './request-options';
+import { withInputFields } from './include-input-fields';
 import { resources } from './resources';
 import { summariseRun } from './run-summary';
 
@@ -41,6 +42,7 @@ export async function route(this: IExecuteFunctions): Promise<INodeExecutionData
 	const state: ExecutionState = newExecutionState(client);
 	const continueOnFail = this.continueOnFail();
 	const toErrorOutput = this.getNode().onError === 'continueErrorOutput';
+	const includeInput = this.getNodeParameter('includeInputFields', 0, false) === true;
 	const outcomes: Array<ItemOutcome | undefined> = new Array(items.length);
 	if (isBatchOperation(handler)) {
 		// Batch operations (SMS) group items into requests themselves; outcomes stay per item.
@@ -84,7 +86,14 @@ export async function route(this: IExecuteFunctions): Promise<INodeExecutionData
 		if (!outcome) continue;
 		if (outcome.ok) {
 			const results = this.helpers.constructExecutionMetaData(
-				this.helpers.returnJsonArray(redactDeep(outcome.results, secrets)),
+				this.helpers.returnJsonArray(
+					redactDeep(
+						includeInput
+							? withInputFields(items[itemIndex].json, outcome.results)
+							: outcome.results,
+						secrets,
+					),
+				),
 				{ itemData: { item: itemIndex } },
 			);
 			// One at a time: spread into one call, some 125,000 results (Group > Get Many) overflow the stack.

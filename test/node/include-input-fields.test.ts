@@ -1,0 +1,85 @@
+import {
+	type NodeEnv,
+	flowSendParameters,
+	jsonItems,
+	smsSendParameters,
+	startNodeEnv,
+} from './support';
+
+/**
+ * Include Input Fields: a node after a send still has the customer's fields. On by default for
+ * nodes added with version 1.2; workflows saved with 1 or 1.1 keep the output they had.
+ */
+let env: NodeEnv;
+
+beforeAll(async () => {
+	env = await startNodeEnv();
+});
+afterAll(async () => await env.stop());
+beforeEach(() => env.sandbox.reset());
+
+const customer = { phone: '+254700400001', name: 'Amina', status: 'lead', orderId: 'A-17' };
+
+describe('Include Input Fields', () => {
+	it('1.2 (new nodes): on by default; the result wins where names clash', async () => {
+		const { items, error } = await env.run(flowSendParameters, jsonItems(customer));
+		expect(error).toBeUndefined();
+		expect(items[0].json).toMatchObject({
+			name: 'Amina',
+			orderId: 'A-17',
+			phone: '+254700400001',
+			status: 'Success',
+			messageId: env.sandbox.state.sentMessages[0].id,
+		});
+		expect(items[0].pairedItem).toEqual({ item: 0 });
+	});
+
+	it.each([1, 1.1])('%s (saved workflows): off unless turned on', async (typeVersion) => {
+		const off = await env.run(flowSendParameters, jsonItems(customer), { typeVersion });
+		expect(off.items[0].json).not.toHaveProperty('name');
+		expect(off.items[0].json).not.toHaveProperty('orderId');
+		const on = await env.run(
+			{ ...flowSendParameters, includeInputFields: true },
+			jsonItems(customer),
+			{ typeVersion },
+		);
+		expect(on.items[0].json).toMatchObject({ name: 'Amina', orderId: 'A-17' });
+	});
+
+	it('1.2 turned off: the result alone', async () => {
+		const { items } = await env.run(
+			{ ...flowSendParameters, includeInputFields: false },
+			jsonItems(customer),
+		);
+		expect(items[0].json).not.toHaveProperty('name');
+		expect(items[0].json.status).toBe('Success');
+	});
+
+	it('Send SMS and Contact > Create keep the fields too, each item its own', async () => {
+		const sms = await env.run(
+			smsSendParameters(),
+			jsonItems(customer, { ...customer, phone: '+254700400002', name: 'Brian' }),
+		);
+		expect(sms.items.map((item) => [item.json.name, item.json.recipient])).toEqual([
+			['Amina', '+254700400001'],
+			['Brian', '+254700400002'],
+		]);
+		const contact = await env.run(
+			{ resource: 'contact', operation: 'create', phoneNumber: '={{ $json.phone }}' },
+			jsonItems({ phone: '+254722400001', segment: 'vip' }),
+		);
+		expect(contact.items[0].json).toMatchObject({
+			segment: 'vip',
+			phone_number: expect.any(String),
+		});
+	});
+
+	it('operations with many output items per input (Group > Get Many) are not offered it', async () => {
+		const { items } = await env.run(
+			{ resource: 'group', operation: 'getAll', returnAll: true, includeInputFields: true },
+			jsonItems({ campaign: 'x' }),
+		);
+		expect(items.length).toBeGreaterThan(0);
+		for (const item of items) expect(item.json).not.toHaveProperty('campaign');
+	});
+});
