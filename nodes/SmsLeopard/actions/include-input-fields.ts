@@ -8,23 +8,26 @@ import type { IDataObject, INodeProperties } from 'n8n-workflow';
 /** Operations with one output item per input item: the ones whose output can carry its input. */
 const resource = ['message', 'media', 'contact', 'deliveryReport'];
 
-const field = (defaultValue: boolean): INodeProperties => ({
-	displayName: 'Include Input Fields',
-	name: 'includeInputFields',
-	type: 'boolean',
-	noDataExpression: true,
-	default: defaultValue,
-	description:
-		"Whether to keep the input item's fields in the output, beside the result (the result's fields win where names clash)",
-});
+const description =
+	"Whether to keep the input item's fields in the output, beside the result (the result's fields win where names clash)";
 
 export const includeInputFieldsFields: INodeProperties[] = [
 	{
-		...field(false),
+		displayName: 'Include Input Fields',
+		name: 'includeInputFields',
+		type: 'boolean',
+		noDataExpression: true,
+		default: false,
+		description,
 		displayOptions: { show: { resource, '@version': [1, 1.1] } },
 	},
 	{
-		...field(true),
+		displayName: 'Include Input Fields',
+		name: 'includeInputFields',
+		type: 'boolean',
+		noDataExpression: true,
+		default: true,
+		description,
 		displayOptions: { show: { resource, '@version': [{ _cnd: { gte: 1.2 } }] } },
 	},
 ];
