@@ -1,4 +1,4 @@
-/** Fields more than one operation shows: the sender number and the template pickers. */
+/** Fields more than one operation shows: the sender number and template pickers, a binary field. */
 import type { INodeProperties } from 'n8n-workflow';
 
 export const senderNumberField: INodeProperties = {
@@ -58,3 +58,25 @@ export const templateField: INodeProperties = {
 		},
 	],
 };
+
+/** The item's binary field that holds a file (Media > Upload, Send Template's header file). */
+export const inputBinaryField: INodeProperties = {
+	displayName: 'Input Binary Field',
+	name: 'binaryPropertyName',
+	type: 'string',
+	default: 'data',
+	required: true,
+	hint: 'The name of the input binary field holding the file',
+};
+
+/** An operation's "Options" collection (n8n's "Add Option" list), by its parameter name. */
+export function optionsCollection(name: string, options: INodeProperties[]): INodeProperties {
+	return {
+		displayName: 'Options',
+		name,
+		type: 'collection',
+		placeholder: 'Add Option',
+		default: {},
+		options,
+	};
+}

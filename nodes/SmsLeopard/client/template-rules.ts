@@ -58,16 +58,16 @@ export function checkAgainstTemplate(
 		[];
 	const given = (type: string) => new Set(fieldsOf(type).map((field) => field.name));
 
-	const body1 = given('BODY');
+	const bodyGiven = given('BODY');
 	for (const placeholder of template.bodyPlaceholders) {
-		if (!body1.has(String(placeholder))) {
+		if (!bodyGiven.has(String(placeholder))) {
 			issues.push({
 				field: `body {{${placeholder}}}`,
 				message: `is required by ${label}: give a value for {{${placeholder}}} of the body`,
 			});
 		}
 	}
-	for (const name of body1) {
+	for (const name of bodyGiven) {
 		if (!template.bodyPlaceholders.includes(Number(name))) {
 			issues.push({
 				field: `body {{${name}}}`,

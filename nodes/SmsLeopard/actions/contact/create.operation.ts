@@ -3,10 +3,11 @@ import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workfl
 import { type CreateContactBody, buildCreateContactBody } from '../../client/contacts';
 import { toJson } from '../../helpers/output';
 import type { ExecutionState } from '../../helpers/execution-state';
+import { showOnlyFor } from '../display-options';
 
 const show = { resource: ['contact'], operation: ['create'] };
 
-export const description: INodeProperties[] = [
+export const description: INodeProperties[] = showOnlyFor(show, [
 	{
 		displayName: 'Phone Number',
 		name: 'phoneNumber',
@@ -15,7 +16,6 @@ export const description: INodeProperties[] = [
 		required: true,
 		placeholder: 'e.g. +254712345678',
 		description: 'International format with or without +, or local format',
-		displayOptions: { show },
 	},
 	{
 		displayName: 'Additional Fields',
@@ -23,7 +23,6 @@ export const description: INodeProperties[] = [
 		type: 'collection',
 		placeholder: 'Add Field',
 		default: {},
-		displayOptions: { show },
 		options: [
 			{
 				displayName: 'Custom Attributes',
@@ -70,7 +69,7 @@ export const description: INodeProperties[] = [
 			},
 		],
 	},
-];
+]);
 
 interface AdditionalFields {
 	name?: string;

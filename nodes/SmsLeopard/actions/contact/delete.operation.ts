@@ -2,10 +2,12 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { checkContactId } from '../../client/contacts';
 import type { ExecutionState } from '../../helpers/execution-state';
+import { optionsCollection } from '../common.fields';
+import { showOnlyFor } from '../display-options';
 
 const show = { resource: ['contact'], operation: ['delete'] };
 
-export const description: INodeProperties[] = [
+export const description: INodeProperties[] = showOnlyFor(show, [
 	{
 		displayName: 'Contact ID',
 		name: 'contactId',
@@ -14,27 +16,18 @@ export const description: INodeProperties[] = [
 		required: true,
 		placeholder: 'e.g. 42',
 		description: 'The ID of the contact, as returned by Contact > Create',
-		displayOptions: { show },
 	},
-	{
-		displayName: 'Options',
-		name: 'options',
-		type: 'collection',
-		placeholder: 'Add Option',
-		default: {},
-		displayOptions: { show },
-		options: [
-			{
-				displayName: 'Succeed If Not Found',
-				name: 'ignoreNotFound',
-				type: 'boolean',
-				default: false,
-				description:
-					'Whether a contact that does not exist (already deleted) counts as success, for clean-up flows',
-			},
-		],
-	},
-];
+	optionsCollection('options', [
+		{
+			displayName: 'Succeed If Not Found',
+			name: 'ignoreNotFound',
+			type: 'boolean',
+			default: false,
+			description:
+				'Whether a contact that does not exist (already deleted) counts as success, for clean-up flows',
+		},
+	]),
+]);
 
 /** The contact id, checked; the router checks every item before any contact is deleted. */
 export async function prepare(this: IExecuteFunctions, itemIndex: number): Promise<string> {

@@ -2,10 +2,11 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { hasNoteAbout } from '../../client';
 import type { ExecutionState } from '../../helpers/execution-state';
+import { showOnlyFor } from '../display-options';
 
 const show = { resource: ['deliveryReport'], operation: ['get'] };
 
-export const description: INodeProperties[] = [
+export const description: INodeProperties[] = showOnlyFor(show, [
 	{
 		displayName: 'Message ID',
 		name: 'messageId',
@@ -15,9 +16,8 @@ export const description: INodeProperties[] = [
 		placeholder: 'e.g. eb4647b2-2695-4aba-958e-0b39d965f6d0',
 		description:
 			'The message ID of one recipient, as Message > Send SMS outputs it (its messageId field)',
-		displayOptions: { show },
 	},
-];
+]);
 
 const DELIVERED = new Set(['DELIVRD', 'DELIVERED']);
 const FAILED = new Set(['UNDELIV', 'UNDELIVERABLE', 'EXPIRED', 'REJECTD', 'REJECTED', 'FAILED']);

@@ -4,17 +4,17 @@ import { SmsLeopardValidationError } from '../../client';
 import { readNumber } from '../../helpers/number-option';
 import { toJson } from '../../helpers/output';
 import type { ExecutionState } from '../../helpers/execution-state';
+import { showOnlyFor } from '../display-options';
 
 const show = { resource: ['group'], operation: ['getAll'] };
 
-export const description: INodeProperties[] = [
+export const description: INodeProperties[] = showOnlyFor(show, [
 	{
 		displayName: 'Return All',
 		name: 'returnAll',
 		type: 'boolean',
 		default: false,
 		description: 'Whether to return all results or only up to a given limit',
-		displayOptions: { show },
 	},
 	{
 		displayName: 'Limit',
@@ -23,9 +23,9 @@ export const description: INodeProperties[] = [
 		default: 50,
 		typeOptions: { minValue: 1 },
 		description: 'Max number of results to return',
-		displayOptions: { show: { ...show, returnAll: [false] } },
+		displayOptions: { show: { returnAll: [false] } },
 	},
-];
+]);
 
 const PAGE_SIZE = 100;
 

@@ -4,7 +4,8 @@
  * without uploading; the upload happens only once the item passed its checks. Uploads are shared
  * across the items of one execution: the same file for the same sender is uploaded once.
  */
-import type { IDisplayOptions, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import { inputBinaryField } from '../common.fields';
 import {
 	type MediaCategory,
 	type MediaRecord,
@@ -17,60 +18,50 @@ import { readBinaryMedia } from '../../helpers/binary-media';
 import type { ExecutionState } from '../../helpers/execution-state';
 import { uploadShared } from '../../helpers/media-upload';
 
-export function headerMediaFields(show: NonNullable<IDisplayOptions['show']>): INodeProperties[] {
-	return [
-		{
-			displayName: 'Header Media',
-			name: 'headerMedia',
-			type: 'options',
-			default: 'none',
-			description:
-				'For templates with a document, image or video header. Ignored, with a notice in the output, when the chosen template has no media header.',
-			options: [
-				{ name: 'None', value: 'none' },
-				{
-					name: 'Media ID',
-					value: 'mediaId',
-					description: 'A media_id returned by Media > Upload',
-				},
-				{
-					name: 'File From Input Binary',
-					value: 'binary',
-					description: 'Upload a file of the input item, then send with it',
-				},
-			],
-			displayOptions: { show },
-		},
-		{
-			displayName: 'Media ID',
-			name: 'mediaId',
-			type: 'string',
-			default: '',
-			required: true,
-			description:
-				'The media_id from Media > Upload. Its type must match the header: document, image or video.',
-			displayOptions: { show: { ...show, headerMedia: ['mediaId'] } },
-		},
-		{
-			displayName: 'Input Binary Field',
-			name: 'binaryPropertyName',
-			type: 'string',
-			default: 'data',
-			required: true,
-			hint: 'The name of the input binary field holding the file',
-			displayOptions: { show: { ...show, headerMedia: ['binary'] } },
-		},
-		{
-			displayName: 'Document File Name',
-			name: 'fileName',
-			type: 'string',
-			default: '',
-			description:
-				'Name the recipient sees for a document header. Leave empty to use the name given at upload. Document headers only.',
-			displayOptions: { show: { ...show, headerMedia: ['mediaId', 'binary'] } },
-		},
-	];
-}
+/** Send Template's header file fields (the operation file shows them for Send Template only). */
+export const headerMediaFields: INodeProperties[] = [
+	{
+		displayName: 'Header Media',
+		name: 'headerMedia',
+		type: 'options',
+		default: 'none',
+		description:
+			'For templates with a document, image or video header. Ignored, with a notice in the output, when the chosen template has no media header.',
+		options: [
+			{ name: 'None', value: 'none' },
+			{
+				name: 'Media ID',
+				value: 'mediaId',
+				description: 'A media_id returned by Media > Upload',
+			},
+			{
+				name: 'File From Input Binary',
+				value: 'binary',
+				description: 'Upload a file of the input item, then send with it',
+			},
+		],
+	},
+	{
+		displayName: 'Media ID',
+		name: 'mediaId',
+		type: 'string',
+		default: '',
+		required: true,
+		description:
+			'The media_id from Media > Upload. Its type must match the header: document, image or video.',
+		displayOptions: { show: { headerMedia: ['mediaId'] } },
+	},
+	{ ...inputBinaryField, displayOptions: { show: { headerMedia: ['binary'] } } },
+	{
+		displayName: 'Document File Name',
+		name: 'fileName',
+		type: 'string',
+		default: '',
+		description:
+			'Name the recipient sees for a document header. Leave empty to use the name given at upload. Document headers only.',
+		displayOptions: { show: { headerMedia: ['mediaId', 'binary'] } },
+	},
+];
 
 /**
  * Header Media left set after switching to a template without a media header: the editor cannot hide

@@ -13,6 +13,8 @@ import type { ExecutionState } from '../../helpers/execution-state';
 import { runPool } from '../../helpers/worker-pool';
 import type { BatchRun, ItemOutcome } from '../operation';
 import { sendPlannedRequest } from './sms-outcomes';
+import { optionsCollection } from '../common.fields';
+import { showOnlyFor } from '../display-options';
 
 const show = { resource: ['message'], operation: ['sendSms'] };
 export const DEFAULT_RECIPIENTS_PER_REQUEST = 100;
@@ -20,7 +22,7 @@ const MAX_RECIPIENTS_PER_REQUEST = 1000;
 /** What the README promises when the option was never added: a text over one part is refused. */
 export const DEFAULT_MAX_PARTS = 1;
 
-export const description: INodeProperties[] = [
+export const description: INodeProperties[] = showOnlyFor(show, [
 	{
 		displayName: 'Sender ID',
 		name: 'source',
@@ -29,7 +31,6 @@ export const description: INodeProperties[] = [
 		required: true,
 		placeholder: 'e.g. SMS_Leopard',
 		description: 'The sender ID of your SMSLeopard account that recipients see',
-		displayOptions: { show },
 	},
 	{
 		displayName: 'Recipient',
@@ -40,7 +41,6 @@ export const description: INodeProperties[] = [
 		placeholder: 'e.g. +254712345678',
 		description:
 			'Phone number of the recipient of this item: international format with or without +, or local format',
-		displayOptions: { show },
 	},
 	{
 		displayName: 'Text',
@@ -60,7 +60,6 @@ export const description: INodeProperties[] = [
 					'Placeholders such as {name} are filled from the fields of each item (sent with multi: true)',
 			},
 		],
-		displayOptions: { show },
 	},
 	{
 		displayName: 'Message',
@@ -72,55 +71,46 @@ export const description: INodeProperties[] = [
 		placeholder: 'e.g. Dear {name}, your order {orderId} is ready',
 		description:
 			'The SMS text. With "Customized per Recipient", {field} is replaced by that field of the item. One emoji or curly quote makes every part hold 70 characters instead of 160.',
-		displayOptions: { show },
 	},
-	{
-		displayName: 'Options',
-		name: 'smsOptions',
-		type: 'collection',
-		placeholder: 'Add Option',
-		default: {},
-		displayOptions: { show },
-		options: [
-			{
-				displayName: 'Delivery Report Secret',
-				name: 'statusSecret',
-				type: 'string',
-				typeOptions: { password: true },
-				default: '',
-				description:
-					'Required with a Delivery Report URL: a secret of your choosing, to check that reports come from SMSLeopard',
-			},
-			{
-				displayName: 'Delivery Report URL',
-				name: 'statusUrl',
-				type: 'string',
-				default: '',
-				placeholder: 'e.g. https://n8n.example.com/webhook/sms-status',
-				description:
-					'Where SMSLeopard posts delivery reports, for example the URL of an n8n Webhook node',
-			},
-			{
-				displayName: 'Max Parts per Message',
-				name: 'maxParts',
-				type: 'number',
-				typeOptions: { minValue: 1 },
-				default: DEFAULT_MAX_PARTS,
-				description:
-					'Refuse, before anything is sent, any item whose text would be sent (and billed) in more parts than this. Without this option: 1.',
-			},
-			{
-				displayName: 'Recipients per Request',
-				name: 'recipientsPerRequest',
-				type: 'number',
-				typeOptions: { minValue: 1, maxValue: MAX_RECIPIENTS_PER_REQUEST },
-				default: DEFAULT_RECIPIENTS_PER_REQUEST,
-				description:
-					'How many items share one request. If a request gets no answer, its items are reported as maybe sent and never resent.',
-			},
-		],
-	},
-];
+	optionsCollection('smsOptions', [
+		{
+			displayName: 'Delivery Report Secret',
+			name: 'statusSecret',
+			type: 'string',
+			typeOptions: { password: true },
+			default: '',
+			description:
+				'Required with a Delivery Report URL: a secret of your choosing, to check that reports come from SMSLeopard',
+		},
+		{
+			displayName: 'Delivery Report URL',
+			name: 'statusUrl',
+			type: 'string',
+			default: '',
+			placeholder: 'e.g. https://n8n.example.com/webhook/sms-status',
+			description:
+				'Where SMSLeopard posts delivery reports, for example the URL of an n8n Webhook node',
+		},
+		{
+			displayName: 'Max Parts per Message',
+			name: 'maxParts',
+			type: 'number',
+			typeOptions: { minValue: 1 },
+			default: DEFAULT_MAX_PARTS,
+			description:
+				'Refuse, before anything is sent, any item whose text would be sent (and billed) in more parts than this. Without this option: 1.',
+		},
+		{
+			displayName: 'Recipients per Request',
+			name: 'recipientsPerRequest',
+			type: 'number',
+			typeOptions: { minValue: 1, maxValue: MAX_RECIPIENTS_PER_REQUEST },
+			default: DEFAULT_RECIPIENTS_PER_REQUEST,
+			description:
+				'How many items share one request. If a request gets no answer, its items are reported as maybe sent and never resent.',
+		},
+	]),
+]);
 
 interface SmsOptions {
 	statusUrl?: string;

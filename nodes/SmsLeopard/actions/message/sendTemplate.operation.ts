@@ -35,32 +35,47 @@ import { mediaIdFromMappedValues, variablesFromMappedValues } from './template-f
 import { templateFor } from './template-lookup';
 import { senderNumberField, templateField } from '../common.fields';
 import type { ExecutionState } from '../../helpers/execution-state';
+import { showOnlyFor } from '../display-options';
 
 const show = { resource: ['message'], operation: ['sendTemplate'] };
 
-const placeholderEntry = (what: string): INodeProperties['options'] => [
-	{
-		displayName: 'Variable',
-		name: 'variable',
-		values: [
+/** Header or Body Variables (Define Below): {{n}} placeholder numbers with their values. */
+function variablesCollection(part: 'Header' | 'Body', description: string): INodeProperties {
+	const what = part.toLowerCase();
+	return {
+		displayName: `${part} Variables`,
+		name: `${what}Variables`,
+		type: 'fixedCollection',
+		typeOptions: { multipleValues: true },
+		placeholder: `Add ${part} Variable`,
+		default: {},
+		description,
+		options: [
 			{
-				displayName: 'Placeholder Number',
-				name: 'placeholder',
-				type: 'number',
-				default: 1,
-				typeOptions: { minValue: 1 },
-				description: `The n of {{n}} in the ${what}`,
-			},
-			{
-				displayName: 'Value',
-				name: 'value',
-				type: 'string',
-				default: '',
-				description: 'The text that replaces the placeholder',
+				displayName: 'Variable',
+				name: 'variable',
+				values: [
+					{
+						displayName: 'Placeholder Number',
+						name: 'placeholder',
+						type: 'number',
+						default: 1,
+						typeOptions: { minValue: 1 },
+						description: `The n of {{n}} in the ${what}`,
+					},
+					{
+						displayName: 'Value',
+						name: 'value',
+						type: 'string',
+						default: '',
+						description: 'The text that replaces the placeholder',
+					},
+				],
 			},
 		],
-	},
-];
+		displayOptions: { show: { variablesMode: ['define'] } },
+	};
+}
 
 /** A resource mapper reloaded whenever the sender or the template changes. */
 function fromChosenTemplate(method: string): INodeProperties['typeOptions'] {
@@ -144,13 +159,13 @@ function buttonsProperty(
 				],
 			},
 		],
-		displayOptions: { show: { ...show, variablesMode: ['define'], '@version': versions } },
+		displayOptions: { show: { variablesMode: ['define'], '@version': versions } },
 	};
 }
 
-export const description: INodeProperties[] = [
-	{ ...senderNumberField, displayOptions: { show } },
-	{ ...templateField, displayOptions: { show } },
+export const description: INodeProperties[] = showOnlyFor(show, [
+	senderNumberField,
+	templateField,
 	{
 		displayName: 'Recipient',
 		name: 'destination',
@@ -160,7 +175,6 @@ export const description: INodeProperties[] = [
 		placeholder: 'e.g. +254712345678',
 		description:
 			'Phone number of the recipient: international format with or without +, or local format',
-		displayOptions: { show },
 	},
 	{
 		displayName: 'Variables',
@@ -184,7 +198,6 @@ export const description: INodeProperties[] = [
 				description: 'Give the component_list JSON yourself',
 			},
 		],
-		displayOptions: { show },
 	},
 	{
 		displayName: 'Template Fields',
@@ -194,31 +207,13 @@ export const description: INodeProperties[] = [
 		default: { mappingMode: 'defineBelow', value: null },
 		required: true,
 		typeOptions: fromChosenTemplate('getTemplateFields'),
-		displayOptions: { show: { ...show, variablesMode: ['template'] } },
+		displayOptions: { show: { variablesMode: ['template'] } },
 	},
-	{
-		displayName: 'Header Variables',
-		name: 'headerVariables',
-		type: 'fixedCollection',
-		typeOptions: { multipleValues: true },
-		placeholder: 'Add Header Variable',
-		default: {},
-		description: 'Values for {{n}} placeholders of a text header',
-		options: placeholderEntry('header'),
-		displayOptions: { show: { ...show, variablesMode: ['define'] } },
-	},
-	{
-		displayName: 'Body Variables',
-		name: 'bodyVariables',
-		type: 'fixedCollection',
-		typeOptions: { multipleValues: true },
-		placeholder: 'Add Body Variable',
-		default: {},
-		description:
-			'Values for the {{1}}, {{2}}, ... placeholders of the template body. Every one is required.',
-		options: placeholderEntry('body'),
-		displayOptions: { show: { ...show, variablesMode: ['define'] } },
-	},
+	variablesCollection('Header', 'Values for {{n}} placeholders of a text header'),
+	variablesCollection(
+		'Body',
+		'Values for the {{1}}, {{2}}, ... placeholders of the template body. Every one is required.',
+	),
 	// Version 1 counted button positions from 0; 1.1 counts from 1 as the marketer does.
 	buttonsProperty(
 		{
@@ -252,7 +247,7 @@ export const description: INodeProperties[] = [
 		noDataExpression: true,
 		default: { mappingMode: 'defineBelow', value: null },
 		typeOptions: fromChosenTemplate('getTemplateSkeleton'),
-		displayOptions: { show: { ...show, variablesMode: ['json'] } },
+		displayOptions: { show: { variablesMode: ['json'] } },
 	},
 	{
 		displayName: 'Components (JSON)',
@@ -262,10 +257,10 @@ export const description: INodeProperties[] = [
 			'{\n  "components": [\n    {\n      "component_type": "BODY",\n      "fields": [{ "name": "1", "value": "" }]\n    }\n  ]\n}',
 		description:
 			'The component_list of the send request: HEADER, BODY and BUTTONS components with {name, value} fields. Button names may be a placeholder number, or index-targeted names such as button:0 or quick_reply:1 (see the README).',
-		displayOptions: { show: { ...show, variablesMode: ['json'] } },
+		displayOptions: { show: { variablesMode: ['json'] } },
 	},
-	...headerMediaFields(show),
-];
+	...headerMediaFields,
+]);
 
 type Entries<T> = { variable?: T[]; button?: T[] };
 

@@ -4,20 +4,20 @@ import { describeTemplate, senderRecordId } from '../../client';
 import { senderNumberField } from '../common.fields';
 import { toJson } from '../../helpers/output';
 import type { ExecutionState } from '../../helpers/execution-state';
+import { showOnlyFor } from '../display-options';
 
 const show = { resource: ['template'], operation: ['getAll'] };
 
-export const description: INodeProperties[] = [
-	{ ...senderNumberField, displayOptions: { show } },
+export const description: INodeProperties[] = showOnlyFor(show, [
+	senderNumberField,
 	{
 		displayName: 'Approved Only',
 		name: 'approvedOnly',
 		type: 'boolean',
 		default: true,
 		description: 'Whether to return only approved templates, the only ones that can be sent',
-		displayOptions: { show },
 	},
-];
+]);
 
 export async function execute(
 	this: IExecuteFunctions,
