@@ -16,7 +16,7 @@ function validationError(run: () => unknown): SmsLeopardValidationError {
 	throw new Error('expected a validation error');
 }
 
-describe('button names (spec 4.1 rule 4)', () => {
+describe('button names (template send rule 4)', () => {
 	it.each([
 		['button:0', 'button:0'],
 		['button_0', 'button:0'],

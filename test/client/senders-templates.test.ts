@@ -9,7 +9,7 @@ beforeAll(async () => {
 });
 afterAll(async () => await env.close());
 
-describe('sender numbers and templates (provider notes)', () => {
+describe('sender numbers and templates (listings outside the service interface)', () => {
 	it('lists sender numbers with both the record id and the phone_number_id', async () => {
 		const senders = await env.client.listSenderNumbers();
 		expect(senders).toEqual(

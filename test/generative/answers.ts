@@ -1,8 +1,8 @@
 /**
  * The family of answers real gateways sometimes give, as fast-check arbitraries, and how each is
- * written out. An answer is drawn as a plan (status, fault, body kind, what happens to the recipient
- * list) and rendered against the request it answers, so the gateway knows which id it gave to which
- * of the request's items.
+ * written out. An answer is drawn as a plan (status, fault, body kind, what happens to the
+ * recipient list) and rendered against the request it answers, so the gateway knows which id it
+ * gave to which of the request's items.
  *
  * Recipient lists stay honest about numbers: an entry names its own recipient (in any spelling of
  * the same phone), no number at all, or an odd type; entries for numbers nobody asked for carry ids
@@ -120,7 +120,7 @@ export const answerPlanArb: fc.Arbitrary<AnswerPlan> = fc.record({
 	size: fc.constantFrom(1_000, 20_000, 200_000),
 });
 
-/** An answer that is exactly what the specification shows: the plan the generators shrink to. */
+/** An answer that is exactly what docs/api.md shows: the plan the generators shrink to. */
 export const PLAIN_ANSWER: AnswerPlan = {
 	status: 200,
 	fault: 'none',

@@ -1,7 +1,7 @@
 /**
- * Rule 3 (spec 4.1): a URL button takes only the value of its placeholder. A whole URL pasted for it
- * is cut to that value when it starts with the button's fixed part; any other URL is refused before
- * sending, naming the button and the item.
+ * docs/api.md "Template send rules", rule 3: a URL button takes only the value of its placeholder.
+ * A whole URL pasted for it is cut to that value when it starts with the button's fixed part; any
+ * other URL is refused before sending, naming the button and the item.
  */
 import { SENDERS, TEMPLATES } from '../sandbox';
 import { type NodeEnv, jsonItems, senderLocator, startNodeEnv, templateLocator } from './support';

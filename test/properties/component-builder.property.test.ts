@@ -1,5 +1,5 @@
 // Properties of the component builder: whatever comes in, a component_list or a validation error
-// comes out, and what comes out is canonical (spec 2.2, 4.1 rule 4).
+// comes out, and what comes out is canonical (docs/api.md "Template send rules", rule 4).
 import fc from 'fast-check';
 import {
 	type ComponentList,

@@ -1,5 +1,6 @@
-// Properties of the media checks (spec 4.2, 8): any MIME type, size, type override and file name
-// gives a prepared upload that is within the rules, or a validation error. Nothing else escapes.
+// Properties of the media checks (docs/api.md "Accepted media"): any MIME type, size, type override
+// and file name gives a prepared upload that is within the rules, or a validation error. Nothing
+// else escapes.
 import { Readable } from 'stream';
 import fc from 'fast-check';
 import {

@@ -1,5 +1,5 @@
-// Basic authentication (spec section 5). The received credentials are compared in constant time
-// and never copied anywhere: callers only learn ok / why-not.
+// Basic authentication (docs/api.md "Hosts, channel and authentication"). The received credentials
+// are compared in constant time and never copied anywhere: callers only learn ok / why-not.
 import { createHash, timingSafeEqual } from 'node:crypto';
 
 export type AuthOutcome = 'ok' | 'missing' | 'malformed' | 'invalid';

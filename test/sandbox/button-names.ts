@@ -1,7 +1,7 @@
-// Names of BUTTONS fields (spec 4.1 rules 3, 4 and 11): a placeholder number, or an index-targeted
-// `button:<n>`, `url:<n>`, `quick_reply:<n>`. `_` and `-` may replace `:` and the `_` inside
-// `quick_reply`; the type word is matched case-insensitively. Anything else is malformed: the
-// sandbox does not guess (no `quickreply`, no `btn`, no missing index).
+// Names of BUTTONS fields (docs/api.md "Template send rules", rules 3, 4 and 11): a placeholder
+// number, or an index-targeted `button:<n>`, `url:<n>`, `quick_reply:<n>`. `_` and `-` may replace
+// `:` and the `_` inside `quick_reply`; the type word is matched case-insensitively. Anything else
+// is malformed: the sandbox does not guess (no `quickreply`, no `btn`, no missing index).
 
 export type ButtonTarget =
 	| { kind: 'placeholder'; placeholder: number }

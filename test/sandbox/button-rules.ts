@@ -1,4 +1,5 @@
-// BUTTONS component rules (spec 4.1 rules 3-7, 10, 11), checked against the template's button array.
+// BUTTONS component rules (docs/api.md "Template send rules", rules 3-7, 10, 11), checked against
+// the template's button array.
 import { ACCEPTED_BUTTON_NAMES, parseButtonName, type ButtonTarget } from './button-names';
 import { placeholdersOf } from './placeholders';
 import type { Checked, Problem, Template, TemplateButton } from './types';
@@ -81,7 +82,9 @@ function checkValue(field: Field, index: number, button: TemplateButton): Proble
 	}
 }
 
-/** Checks the BUTTONS fields (possibly none) and that every URL placeholder gets a value (rule 10). */
+/**
+ * Checks the BUTTONS fields (possibly none) and that every URL placeholder gets a value (rule 10).
+ */
 export function checkButtonFields(fields: Field[], template: Template): Problem | null {
 	const filled = new Map<number, string>();
 	for (const field of fields) {

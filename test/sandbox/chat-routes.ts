@@ -1,4 +1,5 @@
-// The chat host: send, media upload, and the sender/template listings of the provider notes.
+// The chat host: send, media upload, and the sender and template listings
+// (docs/api.md "Sender numbers", "Template listing").
 import { randomBytes } from 'node:crypto';
 import type { SandboxContext } from './context';
 import { shapeSendAnswer } from './send-answers';

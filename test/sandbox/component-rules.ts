@@ -1,5 +1,5 @@
-// component_list rules (spec 2.2 and 4.1 rules 2 and 10): shape of every component and field,
-// HEADER/BODY placeholder names, and that every required variable is given.
+// component_list rules (docs/api.md "Template send rules", rules 2 and 10): shape of every
+// component and field, HEADER/BODY placeholder names, and that every required variable is given.
 import { checkButtonFields, type Field } from './button-rules';
 import { isPlainObject, typeName } from './http-util';
 import { listPlaceholders, placeholdersOf } from './placeholders';

@@ -1,5 +1,5 @@
-// Validation of POST /v1/contacts/create (spec 2.6, 4.3). Length limits and formats beyond the
-// spec are "not shown"; the sandbox checks types, the phone number, a minimal e-mail shape and
+// Validation of POST /v1/contacts/create (docs/api.md "Contacts"). Length limits and formats beyond
+// the spec are "not shown"; the sandbox checks types, the phone number, a minimal e-mail shape and
 // that every group exists, and otherwise accepts.
 import { isPlainObject, typeName } from './http-util';
 import { normalizePhone, PHONE_FORMAT_HINT } from './phone';

@@ -1,4 +1,4 @@
-// The contacts host: create and delete contacts (spec 2.6, 4.3, 4.5) and, via groups-routes.ts,
+// The contacts host: create and delete contacts (docs/api.md "Contacts") and, via groups-routes.ts,
 // the group listing. Errors use the contacts family's {error, message} shape.
 import { validateContact, type ContactInput } from './contact-rules';
 import type { SandboxContext } from './context';
@@ -10,7 +10,7 @@ import { smsRoutes } from './sms-routes';
 import { recountGroups } from './state';
 import type { ContactRecord } from './types';
 
-/** The create response: no account_id, group_ids or custom_metadata (spec 2.6). */
+/** The create response: no account_id, group_ids or custom_metadata (docs/api.md "Contacts"). */
 function publicContact(c: ContactRecord): object {
 	return {
 		id: c.id,

@@ -1,5 +1,6 @@
-// The two error families. Chat host (spec 7.1): {error_code, error_message, status_code}.
-// Contacts host (spec 7.2): {error, message}, except 401 which is {success:false, message, recipients:[]}.
+// The two error families. Chat host (docs/api.md "Error answers"): {error_code, error_message,
+// status_code}. Contacts host: {error, message}, except 401 which is {success:false, message,
+// recipients:[]}.
 import type { HostName } from './types';
 
 export function errorBody(host: HostName, status: number, code: string, message: string): object {
@@ -9,6 +10,7 @@ export function errorBody(host: HostName, status: number, code: string, message:
 
 export function unauthorizedBody(host: HostName, chatMessage: string): object {
 	if (host === 'chat') return errorBody('chat', 401, 'unauthorized', chatMessage);
-	// The contacts family's documented shape and message; the variants are "not shown", so one fits all.
+	// The contacts family's documented shape and message; the variants are "not shown", so one fits
+	// all.
 	return { success: false, message: 'Invalid API credentials', recipients: [] };
 }

@@ -1,11 +1,13 @@
-// GET /v1/groups/fetch (spec 2.7, 2.8, 4.4). The page-selection parameters are "not shown"; the
-// pagination object's `page` and `per` suggest ?page=N&per=M, which is what the sandbox reads.
-// Choices where the spec is silent:
+// GET /v1/groups/fetch (docs/api.md "Groups and pages"). The page-selection parameters are "not
+// shown"; the pagination object's `page` and `per` suggest ?page=N&per=M, which is what the sandbox
+// reads. Choices where the spec is silent:
 // - pages are 1-based; `per` above maxPerPage is clamped and the clamped value is answered;
 // - zero groups: num_pages 0, next_page and prev_page null;
 // - a page beyond the last: empty groups, next_page null, prev_page the last real page (or null);
-// - ignorePageParam: ?page= is ignored (page 1 always, same pagination object), ?per= still applies.
-// - runawayPagination (hostile): next_page is always page + 1; pages past the last answer known groups
+// - ignorePageParam: ?page= is ignored (page 1 always, same pagination object), ?per= still
+// applies.
+// - runawayPagination (hostile): next_page is always page + 1; pages past the last answer known
+// groups
 //   in a changing order (`repeat`) or made-up groups with new ids (`fresh`).
 import type { SandboxContext } from './context';
 import type { Exchange } from './server';

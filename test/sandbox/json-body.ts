@@ -1,5 +1,6 @@
-// Reading a JSON request body the strict way: spec section 4 says JSON bodies are sent with
-// content type application/json, so anything else is refused rather than guessed at.
+// Reading a JSON request body the strict way: docs/api.md "Hosts, channel and authentication" says
+// JSON bodies are sent with content type application/json, so anything else is refused rather than
+// guessed at.
 import { readBody } from './http-util';
 import type { Exchange } from './server';
 import type { Checked } from './types';

@@ -1,5 +1,5 @@
-// Supported media (spec 4.2 and 8). The "word-processor, spreadsheet and presentation files" of the
-// spec are read as the Microsoft Office (legacy and OOXML) and OpenDocument types.
+// Supported media (docs/api.md "Accepted media"). The "word-processor, spreadsheet and presentation
+// files" of the spec are read as the Microsoft Office (legacy and OOXML) and OpenDocument types.
 import type { MediaType } from './types';
 
 const MB = 1024 * 1024;

@@ -1,5 +1,5 @@
-// POST {chat}/v1/{channel}/media (spec 2.5, 4.2, 8). Parts may come in any order, so everything
-// is judged once the body has been streamed through; the file itself is never kept.
+// POST {chat}/v1/{channel}/media (docs/api.md "Upload media"). Parts may come in any order, so
+// everything is judged once the body has been streamed through; the file itself is never kept.
 import { MEDIA_MIME_TYPES, describeLimit } from './media-types';
 import type { SandboxContext } from './context';
 import { consumeMultipart, type UploadSummary } from './multipart-stream';

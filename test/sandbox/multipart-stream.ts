@@ -1,6 +1,6 @@
 // Streams a multipart/form-data body through busboy, keeping only part names, small field values
 // and a byte count for the file. File bytes are counted and dropped as they arrive, so memory stays
-// flat whatever the upload size (spec 4.2: only metadata is retained).
+// flat whatever the upload size (docs/api.md "Upload media": only metadata is kept).
 import busboy from 'busboy';
 import type { IncomingMessage } from 'node:http';
 import { MEDIA_LIMITS, mediaCategoryOf } from './media-types';

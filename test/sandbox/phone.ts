@@ -1,7 +1,8 @@
 // Phone number rules shared by send (destination) and contact create (phone_number).
-// Spec 4.1 rule 1: international with or without '+', or local. Local means Kenyan here (the
-// provider is Kenyan): 07XXXXXXXX / 01XXXXXXXX. Separators (spaces, dashes) are refused rather than
-// silently stripped, so a client that forgets to normalise user input finds out in the sandbox.
+// docs/api.md "Phone numbers": international with or without '+', or local. Local means Kenyan here
+// (the provider is Kenyan): 07XXXXXXXX / 01XXXXXXXX. Separators (spaces, dashes) are refused rather
+// than silently stripped, so a client that forgets to normalise user input finds out in the
+// sandbox.
 
 export const PHONE_FORMAT_HINT =
 	'use international format with or without a leading plus (+254712345678 or 254712345678) or Kenyan local format (0712345678), digits only';

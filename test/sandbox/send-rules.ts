@@ -1,5 +1,6 @@
-// Everything the server can check about a send request (spec 2.1 and 4.1), first failure wins.
-// Order: body shape -> destination -> sender -> template -> components -> media.
+// Everything the server can check about a send request (docs/api.md "Send a template message"),
+// first failure wins. Order: body shape -> destination -> sender -> template -> components ->
+// media.
 import { checkComponents } from './component-rules';
 import { isPlainObject, typeName } from './http-util';
 import { normalizePhone, PHONE_FORMAT_HINT } from './phone';
@@ -12,7 +13,7 @@ export interface SendPlan {
 	template: Template;
 	componentList: unknown;
 	mediaId?: string;
-	/** file_name of the request, else the one captured at upload (spec 2.1). */
+	/** file_name of the request, else the one captured at upload (docs/api.md "Upload media"). */
 	fileName?: string;
 }
 

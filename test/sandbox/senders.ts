@@ -1,5 +1,6 @@
-// Sender lookups with the mistake-catching messages the provider notes ask for: users confuse a
-// sender's record `id` with its `phone_number_id` (and sometimes paste the phone number itself).
+// Sender lookups with the mistake-catching messages docs/api.md "Sender numbers" asks for: users
+// confuse a sender's record `id` with its `phone_number_id` (and sometimes paste the phone number
+// itself).
 import type { Checked, SandboxState, Sender } from './types';
 
 function notFound(message: string): Checked<Sender> {

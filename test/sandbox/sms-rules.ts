@@ -1,4 +1,4 @@
-// The rules of POST /v1/sms/send (provider notes, "SMS, delivery reports, balance"): source,
+// The rules of POST /v1/sms/send (docs/api.md "SMS"): source,
 // message and destination required; with multi each destination carries its own message;
 // status_secret required when status_url is given; numbers in international or Kenyan local form.
 import { normalizePhone, PHONE_FORMAT_HINT } from './phone';

@@ -1,5 +1,5 @@
-// Shapes shared by every part of the sandbox. The record shapes mirror the specification
-// (service-interface.md sections 2.x) and the provider notes, field names included, so that what the
+// Shapes shared by every part of the sandbox. The record shapes mirror docs/api.md,
+// field names included, so that what the
 // sandbox answers is byte-for-byte what a client has to parse against the real service.
 import type { LimiterModel, RetryAfterStyle } from './limiters';
 
@@ -14,7 +14,9 @@ export interface SandboxOptions {
 	rateLimitModel?: LimiterModel;
 	/** Token bucket size (default 20): how many requests may come at once. */
 	rateLimitBurst?: number;
-	/** The Retry-After of rate-limit refusals: seconds (default), none, zero, negative or pastDate. */
+	/**
+	 * The Retry-After of rate-limit refusals: seconds (default), none, zero, negative or pastDate.
+	 */
 	rateLimitRetryAfter?: RetryAfterStyle;
 	/** A limit that changes mid-run: `afterMs` after a host's first request, `perSecond` applies. */
 	rateLimitChange?: { afterMs: number; perSecond: number } | null;
@@ -27,8 +29,8 @@ export interface SandboxOptions {
 	maxPerPage?: number;
 	ignorePageParam?: boolean;
 	/**
-	 * A hostile group listing whose `next_page` never ends (always page + 1): past the last real page,
-	 * `repeat` answers groups already served, in an order that changes every page (no new ids);
+	 * A hostile group listing whose `next_page` never ends (always page + 1): past the last real
+	 * page, `repeat` answers groups already served, in an order that changes every page (no new ids);
 	 * `fresh` answers made-up groups with new ids every page. `count` and `num_pages` stay honest.
 	 */
 	runawayPagination?: RunawayPagination;
@@ -48,7 +50,9 @@ export interface SandboxOptions {
 	malformedJsonRate?: number;
 	/** Fraction 0..1 of authorised requests answered 200 text/html (a proxy page), not acted on. */
 	wrongContentTypeRate?: number;
-	/** The next N requests (any, before routing and auth) get 429 with Retry-After: 1. Counts down. */
+	/**
+	 * The next N requests (any, before routing and auth) get 429 with Retry-After: 1. Counts down.
+	 */
 	burst429?: number;
 	/**
 	 * The Retry-After header of the burst429 answers: '1' by default; hostile gateways send '0', '-1'
@@ -57,7 +61,7 @@ export interface SandboxOptions {
 	burst429RetryAfter?: string | null;
 	/** The next N template listings (GET /v1/phone_number_ids/{id}/templates) answer 503. */
 	templateListingFailures?: number;
-	/** An account without the template listing (not in the specification): it answers 404. */
+	/** An account without the template listing (docs/api.md "Template listing"): it answers 404. */
 	noTemplateListing?: boolean;
 	/** An account without the sender listing (GET /v1/phone_number_ids, not in the spec): 404. */
 	noSenderListing?: boolean;

@@ -1,7 +1,8 @@
 /**
  * Turns an error answer into a typed error. The chat host answers `{error_code, error_message,
- * status_code}` (spec 7.1); the contacts host answers `{error, message}` or, for 401,
- * `{success: false, message, recipients: []}` (spec 7.2). Anything else still gets a useful message.
+ * status_code}`; the contacts host answers `{error, message}` or, for 401,
+ * `{success: false, message, recipients: []}` (docs/api.md "Error answers"). Anything else still
+ * gets a useful message.
  */
 import {
 	type ApiErrorDetails,

@@ -1,8 +1,8 @@
 /**
- * Names of BUTTONS fields (spec 4.1 rules 3, 4, 11). A name is either a placeholder number ("1") or
- * index-targeted: `button:<n>`, `url:<n>`, `quick_reply:<n>`, where `_` and `-` may replace `:` and
- * the `_` of the type word (`button_0`, `quick-reply:1`, `url-2`). We read every variant and write the
- * canonical `type:<n>` form.
+ * Names of BUTTONS fields (docs/api.md "Template send rules", rules 3, 4, 11). A name is either a
+ * placeholder number ("1") or index-targeted: `button:<n>`, `url:<n>`, `quick_reply:<n>`, where `_`
+ * and `-` may replace `:` and the `_` of the type word (`button_0`, `quick-reply:1`, `url-2`). We
+ * read every variant and write the canonical `type:<n>` form.
  */
 
 export type ButtonTargetType = 'button' | 'url' | 'quick_reply';
@@ -17,7 +17,8 @@ const PLACEHOLDER = /^\d+$/;
 export const BUTTON_NAME_FORMS =
 	'a placeholder number such as "1", or button:<n>, url:<n> or quick_reply:<n> with <n> the zero-based button index (":" may also be "_" or "-")';
 
-/** Reads a BUTTONS field name; undefined when it is none of the forms rule 4 allows. */
+/** Reads a BUTTONS field name; undefined when it is none of the forms rule 4 allows
+ * (docs/api.md "Template send rules").  */
 export function parseButtonName(name: string): ButtonName | undefined {
 	const trimmed = name.trim();
 	// Numbers past 2^53 - 1 cannot be held exactly (and would print as "1e+21"): not a name.

@@ -1,6 +1,6 @@
 /**
- * SmsLeopardClient: one typed method per endpoint of the specification, plus sender numbers and
- * templates from the provider notes. Input is checked before any request; answers are checked before
+ * SmsLeopardClient: one typed method per endpoint of SMSLeopard's API (docs/api.md).
+ * Input is checked before any request; answers are checked before
  * they are returned. It knows nothing of n8n: the network is reached only through `transport`.
  */
 import { settle } from './settle';
@@ -83,7 +83,9 @@ export interface SmsLeopardClientOptions {
 	timeoutMs?: number;
 	/** Never send faster than this (for accounts with a known limit). */
 	requestsPerSecond?: number;
-	/** How many calls the caller runs at once (the node's "Items in Parallel"); spreads their starts. */
+	/**
+	 * How many calls the caller runs at once (the node's "Items in Parallel"); spreads their starts.
+	 */
 	parallelCalls?: number;
 }
 
@@ -271,10 +273,11 @@ export class SmsLeopardClient {
 
 	/**
 	 * The described templates of a sender number, by `phone_number_id`, for checking sends. The
-	 * listing is not in the specification: when the account has no such endpoint (404) or answers it
-	 * in another shape, the answer is undefined and sends go unchecked. A failure that may pass (5xx,
-	 * lost connection, rate limit: already retried as reads are) is thrown, so the item fails with
-	 * nothing sent rather than going out unchecked; so are a wrong sender and wrong credentials.
+	 * listing is SMSLeopard's own (docs/api.md "Template listing"): when the account has no such
+	 * endpoint (404) or answers it in another shape, the answer is undefined and sends go unchecked.
+	 * A failure that may pass (5xx, lost connection, rate limit: already retried as reads are) is
+	 * thrown, so the item fails with nothing sent rather than going out unchecked; so are a wrong
+	 * sender and wrong credentials.
 	 */
 	async templateCatalog(
 		phoneNumberId: string,
@@ -315,7 +318,10 @@ export class SmsLeopardClient {
 	}
 }
 
-/** A listing outside the specification that this account does not offer (404) or answers oddly. */
+/**
+ * A listing (docs/api.md "Sender numbers", "Template listing") that this account does not offer
+ * (404) or answers oddly.
+ */
 function listingUnavailable(error: unknown): boolean {
 	return error instanceof SmsLeopardNotFoundError || error instanceof SmsLeopardResponseError;
 }

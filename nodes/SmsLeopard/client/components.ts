@@ -1,8 +1,9 @@
 /**
  * The component builder: header, body and button values in, the `component_list` of a send request
- * out (spec 2.2, 4.1). People say "body variable 2" or "the quick reply payload of button 1"; the
- * service wants `{component_type, fields: [{name, value}]}`. This is where one becomes the other, and
- * where a raw `component_list` from a power user is checked with the same rules.
+ * out (docs/api.md "Send a template message"). People say "body variable 2" or "the quick reply
+ * payload of button 1"; the service wants `{component_type, fields: [{name, value}]}`. This is
+ * where one becomes the other, and where a raw `component_list` from a power user is checked with
+ * the same rules.
  */
 import { z } from 'zod';
 import { BUTTON_NAME_FORMS, canonicalButtonName, parseButtonName } from './button-names';
@@ -35,10 +36,13 @@ export interface PlaceholderValue {
 
 /**
  * A button value, in the user's words:
- * - `url`: the value replacing the placeholder of URL button `index` (only the value, rule 3);
- * - `quickReply`: the payload returned by the webhook when quick reply button `index` is tapped (rule 5);
+ * - `url`: the value replacing the placeholder of URL button `index` (only the value, rule 3 of
+ *   docs/api.md "Template send rules");
+ * - `quickReply`: the payload returned by the webhook when quick reply button `index` is tapped
+ *   (rule 5);
  * - `button`: a value for button `index` whatever its type;
- * - `placeholder`: a value by placeholder number, as authentication-code templates take it (rule 11).
+ * - `placeholder`: a value by placeholder number, as authentication-code templates take it
+ *   (rule 11).
  */
 export type ButtonValue =
 	| { kind: 'url'; index: number; value: string }
@@ -266,8 +270,9 @@ function refuseTooManyComponents(parsed: unknown, fieldPrefix: string): void {
 }
 
 /**
- * Checks a hand-written `component_list` (the node's JSON mode) by the rules of spec 2.2 and 4.1 and
- * returns it with names in canonical form and values as text. Accepts the object itself or a JSON string.
+ * Checks a hand-written `component_list` (the node's JSON mode) by the rules of
+ * docs/api.md "Template send rules" and returns it with names in canonical form and values as
+ * text. Accepts the object itself or a JSON string.
  */
 export function normalizeComponentList(
 	input: unknown,

@@ -1,4 +1,4 @@
-/** Create and delete contacts on {base_url} (spec 2.6, 4.3, 4.5). */
+/** Create and delete contacts on {base_url} (docs/api.md "Contacts"). */
 import { z } from 'zod';
 import type { ApiCall } from './api-caller';
 import { answerRecord, answerRecordId, answerText, essentialAnswer } from './answer-values';
@@ -90,7 +90,8 @@ export function createContactCall(body: CreateContactBody): ApiCall<Contact> {
 		method: 'POST',
 		path: '/v1/contacts/create',
 		body: { type: 'json', data: body },
-		// Whether a repeat updates or duplicates is not stated (spec 4.3): treat it as unsafe.
+		// Whether a repeat updates or duplicates is not stated: unsafe
+		// (docs/api.md "What is undocumented and what we assume").
 		idempotent: false,
 		response: contactSchema,
 	};

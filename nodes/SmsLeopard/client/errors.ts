@@ -161,7 +161,7 @@ export class SmsLeopardConnectionError extends SmsLeopardError {
 	}
 }
 
-/** A success status whose body is not what the specification promises. */
+/** A success status whose body is not what docs/api.md "Send answer" and the like describe. */
 export class SmsLeopardResponseError extends SmsLeopardError {
 	readonly status: number;
 	readonly body: unknown;

@@ -1,7 +1,8 @@
 /**
- * Fetch groups: GET {base_url}/v1/groups/fetch (spec 2.7, 2.8, 4.4), one page or all of them. Page
- * parameters are not in the specification (`?page=N&per=M` is inferred from the pagination object),
- * so the iterator also stops when a server ignores them and answers the same page again.
+ * Fetch groups: GET {base_url}/v1/groups/fetch (docs/api.md "Groups and pages"), one page or all of
+ * them. Page parameters are not documented, so `?page=N&per=M` is inferred
+ * (docs/api.md "What is undocumented and what we assume"), and the iterator also stops when a
+ * server ignores them and answers the same page again.
  */
 import { z } from 'zod';
 import type { ApiCall, ApiCaller } from './api-caller';

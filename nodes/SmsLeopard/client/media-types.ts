@@ -1,4 +1,7 @@
-/** What media upload accepts (spec 4.2 and 8): the MIME types of each category and its size limit. */
+/**
+ * What media upload accepts (docs/api.md "Accepted media"): the MIME types of each category and its
+ * size limit.
+ */
 
 export type MediaCategory = 'document' | 'image' | 'video';
 
@@ -28,7 +31,9 @@ export const MEDIA_MIME_TYPES: Record<MediaCategory, readonly string[]> = {
 	video: ['video/mp4', 'video/3gpp'],
 };
 
-/** `text/plain; charset=utf-8` and `IMAGE/PNG` name the same type as `text/plain` and `image/png`. */
+/**
+ * `text/plain; charset=utf-8` and `IMAGE/PNG` name the same type as `text/plain` and `image/png`.
+ */
 export function essenceOf(mimeType: string): string {
 	return mimeType.split(';')[0].trim().toLowerCase();
 }

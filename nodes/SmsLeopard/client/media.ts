@@ -1,6 +1,7 @@
 /**
- * Upload media: POST {chat_url}/v1/{channel}/media, multipart (spec 2.5, 4.2). Type and size are
- * checked before a byte is sent, and the file streams: only its length is needed up front.
+ * Upload media: POST {chat_url}/v1/{channel}/media, multipart (docs/api.md "Upload media"). Type
+ * and size are checked before a byte is sent, and the file streams: only its length is needed up
+ * front.
  */
 import { z } from 'zod';
 import type { ApiCall } from './api-caller';

@@ -1,4 +1,6 @@
-/** Send template message: POST {chat_url}/v1/{channel}/send (spec 2.1, 2.3, 4.1). */
+/**
+ * Send template message: POST {chat_url}/v1/{channel}/send (docs/api.md "Send a template message").
+ */
 import { z } from 'zod';
 import { readRecipientEntry } from './recipient-pairing';
 import type { ApiCall } from './api-caller';
@@ -113,7 +115,9 @@ export function buildSendTemplateBody(
 
 const uploadedMediaId = identifier('a media id from media upload');
 
-/** The body completed with the media_id its header file got at upload, in the body's field order. */
+/**
+ * The body completed with the media_id its header file got at upload, in the body's field order.
+ */
 export function bodyWithMediaId(body: SendTemplateBody, mediaId: string): SendTemplateBody {
 	const { file_name: fileName, ...rest } = body;
 	return {
@@ -125,7 +129,8 @@ export function bodyWithMediaId(body: SendTemplateBody, mediaId: string): SendTe
 
 /**
  * The send answer: its recipient entries read without trusting their types (recipient-pairing.ts
- * then decides which entry is this destination's), and the answer as it came, for Include Raw Answer.
+ * then decides which entry is this destination's), and the answer as it came, for Include Raw
+ * Answer.
  */
 export const sendTemplateResponseSchema = z
 	.object({ recipients: z.array(z.unknown()).min(1, 'no recipient result was returned') })

@@ -1,7 +1,8 @@
 /**
- * Phone numbers as the service takes them (spec 4.1 rule 1, 4.3): international with or without a
- * leading plus, or local format. Separators people paste (spaces, dashes, dots, brackets) are removed;
- * anything else that is not a digit is refused, so no value can smuggle text into a request.
+ * Phone numbers as the service takes them (docs/api.md "Phone numbers"): international with or
+ * without a leading plus, or local format. Separators people paste (spaces, dashes, dots, brackets)
+ * are removed; anything else that is not a digit is refused, so no value can smuggle text into a
+ * request.
  */
 import { z } from 'zod';
 

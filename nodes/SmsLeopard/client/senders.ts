@@ -1,5 +1,5 @@
 /**
- * Sender numbers: GET {chat_url}/v1/phone_number_ids (provider notes, not in the specification).
+ * Sender numbers: GET {chat_url}/v1/phone_number_ids (docs/api.md "Sender numbers").
  * A sender has a record `id` and a `phone_number_id`; send and upload take the latter.
  */
 import { z } from 'zod';

@@ -1,8 +1,8 @@
 /**
- * SMS on {base_url} (provider notes, "SMS, delivery reports, balance"): send one text to many
- * recipients or a customized text per recipient, read a message's delivery report, read the balance.
- * Each answered recipient is matched back to the recipient it was asked for, so a caller sending a
- * batch knows which of its inputs got which message id.
+ * SMS on {base_url} (docs/api.md "SMS", "Delivery reports", "Balance"): send one text to many
+ * recipients or a customized text per recipient, read a message's delivery report, read the
+ * balance. Each answered recipient is matched back to the recipient it was asked for, so a caller
+ * sending a batch knows which of its inputs got which message id.
  */
 import { z } from 'zod';
 import type { ApiCall } from './api-caller';
@@ -216,8 +216,8 @@ function tooManyParts(counted: SmsSegments, max: number): string {
 }
 
 /**
- * The send answer. Its recipient entries are read without trusting their types (recipient-pairing.ts
- * then decides which entry is whose); `success` and the list itself must be
+ * The send answer. Its recipient entries are read without trusting their types
+ * (recipient-pairing.ts then decides which entry is whose); `success` and the list itself must be
  * there, or the answer is unreadable (and its items maybe sent).
  */
 export const sendSmsResponseSchema = z

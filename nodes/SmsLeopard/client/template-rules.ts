@@ -1,8 +1,9 @@
 /**
- * The rules of spec 4.1 that need the template: every variable present (rule 10), header media present
- * and of the header's type (rule 8), file_name for document headers only (rule 9), no value for phone
- * number or Flow buttons (rules 6, 7), only approved templates. Checked before a send, so a bad item
- * is refused with the field named instead of costing a request.
+ * The rules of docs/api.md "Template send rules" that need the template: every variable present
+ * (rule 10), header media present and of the header's type (rule 8), file_name for document headers
+ * only (rule 9), no value for phone number or Flow buttons (rules 6, 7), only approved templates.
+ * Checked before a send, so a bad item is refused with the field named instead of costing a
+ * request.
  */
 import { parseButtonName } from './button-names';
 import type { FieldIssue } from './errors';

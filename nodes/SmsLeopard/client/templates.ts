@@ -1,7 +1,8 @@
 /**
- * Templates of a sender number: GET {chat_url}/v1/phone_number_ids/{id}/templates (provider notes),
- * where `{id}` is the sender's record id. The header's shape is undocumented, so it is read leniently.
- * `describeTemplate` says what a template needs at send time: its header kind, placeholders and buttons.
+ * Templates of a sender number: GET {chat_url}/v1/phone_number_ids/{id}/templates, where `{id}` is
+ * the sender's record id (docs/api.md "Template listing"). The header's shape is undocumented, so
+ * it is read leniently. `describeTemplate` says what a template needs at send time: its header
+ * kind, placeholders and buttons.
  */
 import { z } from 'zod';
 import type { ApiCall } from './api-caller';
@@ -65,7 +66,9 @@ export interface TemplateDescription {
 	body: string;
 	bodyPlaceholders: number[];
 	buttons: TemplateButton[];
-	/** Fields of the listing that were odd (answer-values.ts): what is described may be incomplete. */
+	/**
+	 * Fields of the listing that were odd (answer-values.ts): what is described may be incomplete.
+	 */
 	notes?: string[];
 }
 

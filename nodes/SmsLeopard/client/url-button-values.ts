@@ -1,8 +1,8 @@
 /**
- * Rule 3 (spec 4.1): a URL button takes only the value that replaces its placeholder, unless the
- * placeholder is the whole URL. A whole URL pasted by mistake is cut to that value when it starts with
- * the button's fixed part exactly (the link the recipient gets is the same); any other URL is refused,
- * since the recipient would get a broken link.
+ * docs/api.md "Template send rules", rule 3: a URL button takes only the value that replaces its
+ * placeholder, unless the placeholder is the whole URL. A whole URL pasted by mistake is cut to
+ * that value when it starts with the button's fixed part exactly (the link the recipient gets is
+ * the same); any other URL is refused, since the recipient would get a broken link.
  */
 import { parseButtonName } from './button-names';
 import type { ComponentList } from './components';

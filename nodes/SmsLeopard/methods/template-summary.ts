@@ -25,7 +25,8 @@ const counted = (count: number, [one, many]: [string, string]) =>
 	`${count} ${count === 1 ? one : many}`;
 
 export function templateNeeds(template: TemplateDescription): string {
-	// Its one code fills the body and the copy-code button alike (docs/api.md, rule 11).
+	// Its one code fills the body and the copy-code button alike (docs/api.md "Template send rules",
+	// rule 11).
 	if (template.category.toUpperCase() === 'AUTHENTICATION') return 'one-time code';
 	const parts: string[] = [];
 	if (template.header) parts.push(HEADER_WORDS[template.header.format]);

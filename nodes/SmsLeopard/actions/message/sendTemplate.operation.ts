@@ -1,7 +1,7 @@
 /**
  * Message > Send Template: one approved template to one recipient per item. Variables are defined
- * field by field (the node builds `component_list`) or given as JSON; a header file can be a media ID
- * or a binary field, uploaded once per execution however many items use it.
+ * field by field (the node builds `component_list`) or given as JSON; a header file can be a media
+ * ID or a binary field, uploaded once per execution however many items use it.
  */
 import type {
 	IDataObject,
@@ -239,7 +239,8 @@ export const description: INodeProperties[] = showOnlyFor(show, [
 		},
 		[{ _cnd: { gte: 1.1 } }],
 	),
-	// A default cannot come from the chosen template, so its skeleton is shown above the JSON to copy.
+	// A default cannot come from the chosen template, so its skeleton is shown above the JSON to
+	// copy.
 	{
 		displayName: 'Starting Point From the Template',
 		name: 'templateSkeleton',
@@ -345,7 +346,8 @@ function buttonValues(
 					value: entry.value,
 				};
 			case 'authCode':
-				// Rule 11: the code goes in BUTTONS under the placeholder number of the copy-code button.
+				// docs/api.md "Template send rules", rule 11: the code goes in BUTTONS under the
+				// placeholder number of the copy-code button.
 				return { kind: 'placeholder', placeholder: 1, value: entry.value };
 			case 'placeholder':
 				return {
@@ -473,7 +475,8 @@ export async function execute(
 		templateId,
 		phoneNumberId,
 		...(mediaId ? { mediaId } : {}),
-		// Said only when it happened: the account has no template listing, so the service alone checked.
+		// Said only when it happened: the account has no template listing, so the service alone
+		// checked.
 		...(template ? {} : { templateChecked: false }),
 		...(entry.notes ? { notes: entry.notes } : {}),
 		...(includeRaw ? { rawAnswer: result.answer as IDataObject } : {}),

@@ -34,7 +34,8 @@ function linkBeforeValue(url: string | undefined): string {
 	return path.length > 24 ? `…${path.slice(-23)}` : `…${path}`;
 }
 
-/** Authentication templates take one code that fills the body and the copy-code button (rule 11). */
+/** Authentication templates take one code that fills the body and the copy-code button
+ * (docs/api.md "Template send rules", rule 11). */
 function isAuthentication(template: TemplateDescription): boolean {
 	return (
 		template.category.toUpperCase() === 'AUTHENTICATION' && template.bodyPlaceholders.includes(1)
@@ -65,7 +66,8 @@ const MEDIA_IN_WORDS: Record<string, string> = {
 
 /**
  * A media header is asked for with the template's other fields: a media ID typed here, or, left
- * empty, the file or ID set under Header Media. Optional, so Header Media's binary file still works.
+ * empty, the file or ID set under Header Media. Optional, so Header Media's binary file still
+ * works.
  */
 function mediaField(template: TemplateDescription): ResourceMapperField | undefined {
 	const category = headerMediaCategory(template);
@@ -104,7 +106,8 @@ export function templateFields(template: TemplateDescription): ResourceMapperFie
 		const name = `Button "${snippet(button.text, 20)}"`;
 		if (button.kind === 'URL' && button.urlPlaceholders.length > 0) {
 			if (auth) continue;
-			// Rule 3: only the value that replaces the placeholder, not the whole URL; said in plain words.
+			// docs/api.md "Template send rules", rule 3: only the value that replaces the placeholder,
+			// not the whole URL; said in plain words.
 			fields.push(
 				field(
 					`button_${button.index}_url`,
@@ -117,7 +120,8 @@ export function templateFields(template: TemplateDescription): ResourceMapperFie
 				field(`button_${button.index}_payload`, `${name}: quick reply payload (optional)`, false),
 			);
 		}
-		// Phone number and Flow buttons take no value: no field (the editor shows any field as an input).
+		// Phone number and Flow buttons take no value: no field (the editor shows any field as an
+		// input).
 	}
 	return fields;
 }

@@ -1,8 +1,9 @@
 /**
- * The template an item sends, described, so it can be checked before sending. Listed once per sender
- * per execution. The listing is not in the specification: when the account has none the send goes
- * ahead unchecked and the service has the last word. A listing that failed is never kept: the next
- * item asks again, so one passing outage cannot wave the rest of the run through unchecked.
+ * The template an item sends, described, so it can be checked before sending. Listed once per
+ * sender per execution. The listing is SMSLeopard's own (docs/api.md "Template listing"): when the
+ * account has none the send goes ahead unchecked and the service has the last word. A listing that
+ * failed is never kept: the next item asks again, so one passing outage cannot wave the rest of the
+ * run through unchecked.
  */
 import { SmsLeopardValidationError, type TemplateDescription } from '../../client';
 import type { ExecutionState } from '../../helpers/execution-state';
