@@ -100,15 +100,15 @@ describe('template fields (resource mapper)', () => {
 	});
 
 	it.each([
-		[TEMPLATES.documentHeader.id, 'Header document: media ID (PDF, Word… ≤ 100 MB)'],
-		[TEMPLATES.imageHeader.id, 'Header image: media ID (JPEG, PNG ≤ 5 MB)'],
-		[TEMPLATES.videoHeader.id, 'Header video: media ID (MP4, 3GPP ≤ 16 MB)'],
+		['document', TEMPLATES.documentHeader.id],
+		['image', TEMPLATES.imageHeader.id],
+		['video', TEMPLATES.videoHeader.id],
 	])(
-		'asks for the header media of %s with the template fields, naming what it accepts',
-		async (templateId, label) => {
-			const [mediaField] = await fieldsOf(templateId);
-			expect(mediaField).toMatchObject({ id: 'header_media', displayName: label, required: false });
-			expect(mediaField.readOnly).toBeUndefined();
+		'asks for the %s header media in one place, Header Media, not with the template fields',
+		async (_kind, templateId) => {
+			const fields = await fieldsOf(templateId);
+			expect(fields.map((field) => field.id)).not.toContain('header_media');
+			expect(fields.filter((field) => /media/i.test(field.displayName))).toEqual([]);
 		},
 	);
 
@@ -121,7 +121,6 @@ describe('template fields (resource mapper)', () => {
 	it('offers optional quick reply payloads (rule 5) and no input for phone and Flow buttons', async () => {
 		const mixed = await fieldsOf(TEMPLATES.mixedButtons.id);
 		expect(mixed.map((field) => field.id)).toEqual([
-			'header_media',
 			'body_1',
 			'body_2',
 			'button_0_payload',

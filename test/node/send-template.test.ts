@@ -331,7 +331,7 @@ describe('Message > Send Template in the real n8n engine', () => {
 		expect(items[0].json).toMatchObject({ messageId: expect.any(String), templateChecked: false });
 	});
 
-	it('sends the media ID typed with the template fields; asks for it when missing ("an image")', async () => {
+	it('still sends a media ID a saved workflow typed with the template fields; asks for it when missing ("an image")', async () => {
 		const params = (value: Record<string, string>) => ({
 			...base,
 			template: templateLocator(TEMPLATES.imageHeader.id),

@@ -17,8 +17,10 @@ const PLACEHOLDER = /^\d+$/;
 export const BUTTON_NAME_FORMS =
 	'a placeholder number such as "1", or button:<n>, url:<n> or quick_reply:<n> with <n> the zero-based button index (":" may also be "_" or "-")';
 
-/** Reads a BUTTONS field name; undefined when it is none of the forms rule 4 allows
- * (docs/api.md "Template send rules").  */
+/**
+ * Reads a BUTTONS field name; undefined when it is none of the forms rule 4 allows
+ * (docs/api.md "Template send rules").
+ */
 export function parseButtonName(name: string): ButtonName | undefined {
 	const trimmed = name.trim();
 	// Numbers past 2^53 - 1 cannot be held exactly (and would print as "1e+21"): not a name.

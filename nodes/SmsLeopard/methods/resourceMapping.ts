@@ -1,7 +1,11 @@
 /** The fields of "From the Template": what the chosen template needs, in the user's words. */
 import type { ILoadOptionsFunctions, ResourceMapperFields } from 'n8n-workflow';
 import { newExecutionState } from '../helpers/execution-state';
-import { SmsLeopardValidationError, type TemplateDescription } from '../client';
+import {
+	SmsLeopardValidationError,
+	type TemplateDescription,
+	headerMediaCategory,
+} from '../client';
 import { templateFields } from '../actions/message/template-fields';
 import { templateSkeleton } from '../actions/message/template-skeleton';
 import { templateFor } from '../actions/message/template-lookup';
@@ -58,9 +62,12 @@ export async function getTemplateFields(
 ): Promise<ResourceMapperFields> {
 	const chosen = await chosenTemplate(this);
 	if ('notice' in chosen) return { fields: [], emptyFieldsNotice: chosen.notice };
+	const media = headerMediaCategory(chosen.template);
 	return {
 		fields: templateFields(chosen.template),
-		emptyFieldsNotice: `Template "${chosen.template.name}" has nothing to fill in: it is sent as approved.`,
+		emptyFieldsNotice: media
+			? `Template "${chosen.template.name}" has no variables to fill in; its ${media} header is set under Header Media below.`
+			: `Template "${chosen.template.name}" has nothing to fill in: it is sent as approved.`,
 	};
 }
 

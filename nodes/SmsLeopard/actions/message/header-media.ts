@@ -26,7 +26,7 @@ export const headerMediaFields: INodeProperties[] = [
 		type: 'options',
 		default: 'none',
 		description:
-			'For templates with a document, image or video header. Ignored, with a notice in the output, when the chosen template has no media header.',
+			'For templates with a document, image or video header: the one place to set it. Ignored, with a notice in the output, when the chosen template has no media header.',
 		options: [
 			{ name: 'None', value: 'none' },
 			{

@@ -11,7 +11,7 @@ import type {
 	TemplateDescription,
 	TemplateVariables,
 } from '../../client';
-import { SmsLeopardValidationError, headerMediaCategory, numberTextProblem } from '../../client';
+import { SmsLeopardValidationError, numberTextProblem } from '../../client';
 
 // The editor shows a field's label on one line of about 50 characters: say the essential first.
 const SNIPPET_LENGTH = 40;
@@ -34,8 +34,10 @@ function linkBeforeValue(url: string | undefined): string {
 	return path.length > 24 ? `…${path.slice(-23)}` : `…${path}`;
 }
 
-/** Authentication templates take one code that fills the body and the copy-code button
- * (docs/api.md "Template send rules", rule 11). */
+/**
+ * Authentication templates take one code that fills the body and the copy-code button
+ * (docs/api.md "Template send rules", rule 11).
+ */
 function isAuthentication(template: TemplateDescription): boolean {
 	return (
 		template.category.toUpperCase() === 'AUTHENTICATION' && template.bodyPlaceholders.includes(1)
@@ -54,30 +56,12 @@ function field(id: string, displayName: string, required: boolean): ResourceMapp
 	};
 }
 
-/** The id of the media header's field: its value is a media ID, not a template variable. */
-export const HEADER_MEDIA_FIELD = 'header_media';
-
-// The sizes are MEDIA_SIZE_LIMITS in words; test/node/pickers.test.ts holds them to it.
-const MEDIA_IN_WORDS: Record<string, string> = {
-	document: 'PDF, Word… ≤ 100 MB',
-	image: 'JPEG, PNG ≤ 5 MB',
-	video: 'MP4, 3GPP ≤ 16 MB',
-};
-
 /**
- * A media header is asked for with the template's other fields: a media ID typed here, or, left
- * empty, the file or ID set under Header Media. Optional, so Header Media's binary file still
- * works.
+ * The id under which node versions before this one asked for a media header with the template's
+ * fields. It is no longer offered (the header file has one place, Header Media), but a saved
+ * workflow's value is still sent.
  */
-function mediaField(template: TemplateDescription): ResourceMapperField | undefined {
-	const category = headerMediaCategory(template);
-	if (!category) return undefined;
-	return field(
-		HEADER_MEDIA_FIELD,
-		`Header ${category}: media ID (${MEDIA_IN_WORDS[category]})`,
-		false,
-	);
-}
+export const HEADER_MEDIA_FIELD = 'header_media';
 
 /**
  * The fields a template needs, labelled in the user's words with the template's own text:
@@ -86,8 +70,6 @@ function mediaField(template: TemplateDescription): ResourceMapperField | undefi
 export function templateFields(template: TemplateDescription): ResourceMapperField[] {
 	const fields: ResourceMapperField[] = [];
 	const auth = isAuthentication(template);
-	const media = mediaField(template);
-	if (media) fields.push(media);
 	if (template.header?.format === 'TEXT') {
 		for (const n of template.header.placeholders) {
 			fields.push(
