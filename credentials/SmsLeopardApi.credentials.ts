@@ -56,13 +56,13 @@ export class SmsLeopardApi implements ICredentialType {
 				'Base URL for contacts and groups. Use https://; plain http:// is accepted only for localhost (e.g. the local sandbox).',
 		},
 		{
-			displayName: 'Channel Path Segment',
+			displayName: 'Channel (Part of the Chat API Paths)',
 			name: 'channel',
 			type: 'string',
 			default: DEFAULT_CHANNEL,
 			description:
 				// n8n strips anything written like an HTML tag from descriptions: no angle brackets here.
-				'The channel part of the chat paths, as in /v1/whatsapp/send. Leave as "whatsapp" unless SMSLeopard tells you otherwise.',
+				'The messaging channel, the word after /v1/ in the chat paths (as in /v1/whatsapp/send). Leave "whatsapp" unless SMSLeopard tells you otherwise.',
 		},
 	];
 

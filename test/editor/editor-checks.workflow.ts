@@ -10,7 +10,7 @@ import { TEMPLATES } from '../sandbox';
 
 export const EDITOR_CHECKS_ID = 'smsleopardEditor1';
 
-const sender = locator(DEMO_SENDER, 'list', '+254700000001 (phone_number_id 110000000000001)');
+const sender = locator(DEMO_SENDER, 'list', '+254700000001 (phone number ID 110000000000001)');
 
 const sendTemplate = (name: string, templateId: string, shown: string, more = {}) =>
 	smsLeopard(name, DEMO_CREDENTIAL, {

@@ -86,7 +86,7 @@ test('the Sender Number list loads from the sandbox', async () => {
 	const ndv = page.locator('[data-test-id="ndv"]');
 	await parameter(ndv, 'senderNumber').locator('[data-test-id="rlc-input"]').click();
 	await page
-		.getByText(/\(phone_number_id \d+/)
+		.getByText(/\(phone number ID \d+/)
 		.first()
 		.waitFor({ state: 'visible' });
 	await screenshot(page, `${ARTIFACTS}/03-sender-number-list.png`);
@@ -271,7 +271,7 @@ test('changing the Sender Number clears the template, and the fields area says w
 	await ndv.getByText('Body {{1}}: "Questions about {{1}}? Call us."').waitFor();
 	await parameter(ndv, 'senderNumber').locator('[data-test-id="rlc-input"]').click();
 	await page
-		.getByText(`(phone_number_id ${SENDERS.secondary.phone_number_id})`, { exact: false })
+		.getByText(`(phone number ID ${SENDERS.secondary.phone_number_id})`, { exact: false })
 		.last()
 		.click();
 	await ndv
@@ -318,9 +318,9 @@ test('the Channel help names the chat path without a double slash', async () => 
 	const modal = page.locator('[data-test-id="editCredential-modal"]');
 	const channel = modal.locator('[data-test-id="channel"]').first();
 	await channel.scrollIntoViewIfNeeded();
-	await channel.getByText('Channel Path Segment').hover();
+	await channel.getByText('Channel (Part of the Chat API Paths)').hover();
 	await channel.locator('svg').first().hover();
-	const help = page.getByText(/The channel part of the chat paths/).last();
+	const help = page.getByText(/The messaging channel, the word after/).last();
 	await help.waitFor({ state: 'visible', timeout: 10_000 });
 	await screenshot(page, `${ARTIFACTS}/11-credential-channel-help.png`);
 	const text = await help.innerText();

@@ -50,6 +50,22 @@ describe('finding the node', () => {
 		for (const option of options) expect(option).toHaveProperty('action', expect.any(String));
 	});
 
+	// "WhatsApp" cannot be in an action: n8n's sentence-case rule would lowercase the brand.
+	it('each action says what it does in the words a marketer searches', () => {
+		const actions = Object.fromEntries(
+			operationSelectors
+				.flatMap((selector) => selector.options ?? [])
+				.map((option) => [
+					'value' in option ? String(option.value) : '',
+					String((option as { action?: string }).action),
+				]),
+		);
+		expect(actions.sendSms).toMatch(/SMS/);
+		expect(actions.sendTemplate).toMatch(/template message/);
+		expect(actions.get).toMatch(/delivery report/);
+		expect(actions.getBalance).toMatch(/SMS balance/);
+	});
+
 	it('the docs link keeps its #operations anchor whatever n8n appends', () => {
 		expect(description.documentationUrl).toMatch(/^https:\/\/.*#operations$/);
 		for (const { url } of codex.resources.primaryDocumentation) expect(url).not.toContain('#');

@@ -171,7 +171,9 @@ describe('Header Media left set for a template without a media header', () => {
 		...media,
 	});
 	const hintsOf = (run: Awaited<ReturnType<NodeEnv['run']>>['run']) =>
-		(run.data.resultData.runData.SmsLeopard?.[0]?.hints ?? []).map((hint) => hint.message);
+		(run.data.resultData.runData.SmsLeopard?.[0]?.hints ?? [])
+			.map((hint) => hint.message)
+			.filter((message) => message.startsWith('Header Media'));
 
 	it.each([
 		['a media ID', { headerMedia: 'mediaId', mediaId: '9700000000000001' }],

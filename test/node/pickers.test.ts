@@ -23,8 +23,8 @@ describe('sender and template pickers (list search)', () => {
 			operation: 'sendTemplate',
 		});
 		expect(results).toEqual([
-			{ name: '+254700000001 (phone_number_id 110000000000001)', value: '110000000000001' },
-			{ name: '+254700000002 (phone_number_id 110000000000002)', value: '110000000000002' },
+			{ name: '+254700000001 (phone number ID 110000000000001)', value: '110000000000001' },
+			{ name: '+254700000002 (phone number ID 110000000000002)', value: '110000000000002' },
 		]);
 		const filtered = await env.listSearch('searchSenderNumbers', {}, '0002');
 		expect(filtered.results.map((result) => result.value)).toEqual([

@@ -8,7 +8,7 @@ export const senderNumberField: INodeProperties = {
 	default: { mode: 'list', value: '' },
 	required: true,
 	description:
-		'The WhatsApp number that sends. Its phone_number_id is what SMSLeopard expects (not the record ID).',
+		'The WhatsApp number that sends. SMSLeopard knows it by its phone number ID (phone_number_id in its API), not by its record ID.',
 	modes: [
 		{
 			displayName: 'From List',
@@ -26,7 +26,7 @@ export const senderNumberField: INodeProperties = {
 					type: 'regex',
 					properties: {
 						regex: '^[A-Za-z0-9_.:-]+$',
-						errorMessage: 'A phone_number_id holds letters, digits and . _ : - only',
+						errorMessage: 'A phone number ID holds letters, digits and . _ : - only',
 					},
 				},
 			],

@@ -1,6 +1,7 @@
 /** What every operation file exports, and what the router hands it. */
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import type { ExecutionState } from '../helpers/execution-state';
+import type { DryRun } from './dry-run';
 
 export type { ExecutionState } from '../helpers/execution-state';
 
@@ -14,6 +15,8 @@ export interface BatchRun {
 	concurrency: number;
 	/** Without Continue On Fail: start nothing new after a failure. */
 	stopOnFailure: boolean;
+	/** Check and count every item, send nothing (operations with a `dryRunUnit`). */
+	dryRun: DryRun;
 }
 
 /**
@@ -24,7 +27,16 @@ export interface BatchRun {
  */
 export interface ItemOperation<Prepared = unknown> {
 	description: INodeProperties[];
+	/** Offers Dry Run, its cost counted per SMS part or per message. */
+	dryRunUnit?: 'part' | 'message';
 	prepare?(this: IExecuteFunctions, itemIndex: number, state: ExecutionState): Promise<Prepared>;
+	/** In a dry run, instead of `execute`: what the prepared item would send, sending nothing. */
+	preview?(
+		this: IExecuteFunctions,
+		itemIndex: number,
+		prepared: Prepared,
+		dryRun: DryRun,
+	): IDataObject;
 	execute(
 		this: IExecuteFunctions,
 		itemIndex: number,
@@ -40,6 +52,7 @@ export interface ItemOperation<Prepared = unknown> {
  */
 export interface BatchOperation {
 	description: INodeProperties[];
+	dryRunUnit?: 'part' | 'message';
 	executeBatch(
 		this: IExecuteFunctions,
 		state: ExecutionState,

@@ -17,6 +17,7 @@ import { readRequestOptions } from './request-options';
 import { withInputFields } from './include-input-fields';
 import { resources } from './resources';
 import { summariseRun } from './run-summary';
+import { type DryRun, dryRunSummary, readDryRun } from './dry-run';
 
 export async function route(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 	const items = this.getInputData();
@@ -43,10 +44,16 @@ export async function route(this: IExecuteFunctions): Promise<INodeExecutionData
 	const continueOnFail = this.continueOnFail();
 	const toErrorOutput = this.getNode().onError === 'continueErrorOutput';
 	const includeInput = this.getNodeParameter('includeInputFields', 0, false) === true;
+	const dryRun = readDryRunOf(this, handler.dryRunUnit);
 	const outcomes: Array<ItemOutcome | undefined> = new Array(items.length);
 	if (isBatchOperation(handler)) {
 		// Batch operations (SMS) group items into requests themselves; outcomes stay per item.
-		const run = { itemCount: items.length, concurrency: workers, stopOnFailure: !continueOnFail };
+		const run = {
+			itemCount: items.length,
+			concurrency: workers,
+			stopOnFailure: !continueOnFail,
+			dryRun,
+		};
 		(await handler.executeBatch.call(this, state, run)).forEach((outcome, itemIndex) => {
 			outcomes[itemIndex] = outcome;
 		});
@@ -63,8 +70,17 @@ export async function route(this: IExecuteFunctions): Promise<INodeExecutionData
 				return { failed: !ran.ok };
 			});
 		}
-		const refused = outcomes.some((outcome) => outcome !== undefined);
-		if (continueOnFail || !refused) {
+		// Without Continue On Fail a refused item runs nothing: its error says nothing was sent.
+		const mayRun = continueOnFail || !outcomes.some((outcome) => outcome !== undefined);
+		const { preview } = handler;
+		if (mayRun && dryRun.on && preview) {
+			// Checked like a send, and nothing sent: what each item would send instead.
+			for (let itemIndex = 0; itemIndex < items.length; itemIndex++) {
+				if (outcomes[itemIndex]) continue;
+				const json = preview.call(this, itemIndex, prepared[itemIndex], dryRun);
+				outcomes[itemIndex] = { ok: true, results: [json] };
+			}
+		} else if (mayRun) {
 			await runPool(items.length, workers, !continueOnFail, async (itemIndex) => {
 				if (outcomes[itemIndex]) return { failed: false }; // refused when prepared
 				const ran = await settle(
@@ -115,5 +131,22 @@ export async function route(this: IExecuteFunctions): Promise<INodeExecutionData
 			);
 		}
 	}
+	if (dryRun.on && handler.dryRunUnit) {
+		this.addExecutionHints({
+			message: dryRunSummary(dryRun, handler.dryRunUnit, outcomes),
+			type: 'info',
+			location: 'outputPane',
+		});
+	}
 	return [output];
+}
+
+/** Dry Run as the operation offers it; a bad price is an error on the first item. */
+function readDryRunOf(context: IExecuteFunctions, unit: 'part' | 'message' | undefined): DryRun {
+	if (!unit) return { on: false };
+	try {
+		return readDryRun(context, unit);
+	} catch (error) {
+		throw toNodeError(context.getNode(), error, 0);
+	}
 }

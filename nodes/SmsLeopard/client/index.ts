@@ -49,7 +49,9 @@ export {
 } from './sms';
 export { type PlannedSmsRequest, type SmsPlan, type SmsSend, planSms } from './sms-plan';
 export {
+	GSM_ONLY_PATTERN,
 	SMS_LIMITS,
+	SMS_PART_SIZES_IN_WORDS,
 	type SmsEncoding,
 	type SmsSegments,
 	countSmsSegments,

@@ -41,6 +41,16 @@ export const SMS_LIMITS = {
 	'UCS-2': { single: 70, multi: 67 },
 } as const;
 
+/** The part sizes in one sentence, the same in the editor, the errors and the README. */
+export const SMS_PART_SIZES_IN_WORDS =
+	'160 characters in one part, 153 per part when longer; with an emoji, a curly quote or another character outside the GSM alphabet, 70 in one part, 67 per part when longer';
+
+/** A regular expression source matching texts made of GSM-7 characters only (for the editor). */
+const SPECIAL_IN_CLASS = new Set(['\\', ']', '[', '^', '-']);
+export const GSM_ONLY_PATTERN = `^[${[...GSM_BASIC, ...GSM_EXTENSION]
+	.map((character) => (SPECIAL_IN_CLASS.has(character) ? `\\${character}` : character))
+	.join('')}]*$`;
+
 export function isGsmCharacter(character: string): boolean {
 	return BASIC.has(character) || EXTENSION.has(character);
 }

@@ -26,7 +26,7 @@ export async function searchSenderNumbers(
 			sender.phone_number_id && matches(filter, sender.phone_number, sender.phone_number_id)
 				? [
 						{
-							name: `${sender.phone_number ?? 'Sender ' + sender.id} (phone_number_id ${sender.phone_number_id})`,
+							name: `${sender.phone_number ?? 'Sender ' + sender.id} (phone number ID ${sender.phone_number_id})`,
 							value: sender.phone_number_id,
 						},
 					]

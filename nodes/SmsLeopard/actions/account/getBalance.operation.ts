@@ -1,6 +1,7 @@
 /** Account > Get Balance: what is left to send SMS with, in the account's currency. */
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import type { ExecutionState } from '../../helpers/execution-state';
+import { CONVERTED_BALANCE_NOTE, noteOncePerRun } from '../currency-notes';
 
 export const description: INodeProperties[] = [];
 
@@ -10,6 +11,9 @@ export async function execute(
 	state: ExecutionState,
 ): Promise<IDataObject> {
 	const balance = await state.client.getBalance();
+	if (balance.converted_balance !== undefined && balance.converted_balance !== null) {
+		noteOncePerRun(this, state, CONVERTED_BALANCE_NOTE);
+	}
 	return {
 		balance: balance.balance,
 		currency: balance.currency ?? null,

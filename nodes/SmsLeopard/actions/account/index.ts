@@ -15,7 +15,7 @@ export const description: INodeProperties[] = [
 				name: 'Get Balance',
 				value: 'getBalance',
 				description: 'Get the SMS balance of the account and its currency',
-				action: 'Get the account balance',
+				action: 'Get the SMS balance of the account',
 			},
 		],
 		default: 'getBalance',

@@ -14,8 +14,9 @@ export const description: INodeProperties[] = [
 			{
 				name: 'Get',
 				value: 'get',
-				description: 'Get the delivery status of a sent SMS by its message ID',
-				action: 'Get a delivery report',
+				description:
+					"Whether a sent SMS was delivered (outcome: delivered, failed or pending), beside the carrier's code such as DELIVRD",
+				action: 'Get the delivery report of an SMS',
 			},
 		],
 		default: 'get',

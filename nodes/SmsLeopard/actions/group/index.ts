@@ -15,7 +15,7 @@ export const description: INodeProperties[] = [
 				name: 'Get Many',
 				value: 'getAll',
 				description: 'Get many groups of the sub-account',
-				action: 'Get many groups',
+				action: 'Get many contact groups',
 			},
 		],
 		default: 'getAll',

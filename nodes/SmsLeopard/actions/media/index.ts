@@ -15,7 +15,7 @@ export const description: INodeProperties[] = [
 				name: 'Upload',
 				value: 'upload',
 				description: 'Upload a document, image or video for template headers',
-				action: 'Upload media',
+				action: 'Upload media for a template header',
 			},
 		],
 		default: 'upload',

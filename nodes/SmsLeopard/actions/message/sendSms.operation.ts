@@ -5,16 +5,22 @@
  * stop the run before anything is sent.
  */
 import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
-import { type SmsSend, SmsLeopardValidationError } from '../../client';
+import {
+	GSM_ONLY_PATTERN,
+	SMS_PART_SIZES_IN_WORDS,
+	type SmsSend,
+	SmsLeopardValidationError,
+} from '../../client';
 import { settleNow } from '../../client/settle';
 import { fillPlaceholders } from './fill-placeholders';
 import { readNumber } from '../../helpers/number-option';
 import type { ExecutionState } from '../../helpers/execution-state';
 import { runPool } from '../../helpers/worker-pool';
 import type { BatchRun, ItemOutcome } from '../operation';
-import { sendPlannedRequest } from './sms-outcomes';
+import { previewPlannedRequest, sendPlannedRequest } from './sms-outcomes';
 import { optionsCollection } from '../common.fields';
 import { showOnlyFor } from '../display-options';
+import { dryRunFields } from '../dry-run';
 
 const show = { resource: ['message'], operation: ['sendSms'] };
 export const DEFAULT_RECIPIENTS_PER_REQUEST = 100;
@@ -57,7 +63,7 @@ export const description: INodeProperties[] = showOnlyFor(show, [
 				name: 'Customized per Recipient',
 				value: 'customized',
 				description:
-					'Placeholders such as {name} are filled from the fields of each item (sent with multi: true)',
+					"Placeholders such as {name} are filled from each item's fields, so every recipient gets their own text",
 			},
 		],
 	},
@@ -69,8 +75,33 @@ export const description: INodeProperties[] = showOnlyFor(show, [
 		default: '',
 		required: true,
 		placeholder: 'e.g. Dear {name}, your order {orderId} is ready',
-		description:
-			'The SMS text. With "Customized per Recipient", {field} is replaced by that field of the item. One emoji or curly quote makes every part hold 70 characters instead of 160.',
+		description: `The SMS text. With "Customized per Recipient", {field} is replaced by that field of the item. Each part is billed as one SMS: ${SMS_PART_SIZES_IN_WORDS}.`,
+	},
+	// Counted as the marketer types (n8n re-evaluates display conditions on every change). Hidden
+	// for an expression, whose text is known only at run time; Dry Run counts every recipient.
+	{
+		displayName: `Over 160 characters as written: sent in parts of 153 characters, each billed as one SMS. "Max Parts per Message" (1 unless set) refuses it; Dry Run shows each recipient's parts.`,
+		name: 'longTextNotice',
+		type: 'notice',
+		default: '',
+		displayOptions: {
+			hide: {
+				message: [
+					{ _cnd: { regex: '^[\\s\\S]{0,160}$' } },
+					{ _cnd: { startsWith: '=' } },
+					{ _cnd: { regex: `^(?!${GSM_ONLY_PATTERN})` } },
+				],
+			},
+		},
+	},
+	{
+		displayName: `This text has a character outside the GSM alphabet (an emoji, a curly quote, an accent such as "ć"): it is sent as UCS-2, 70 characters in one part, 67 per part when longer. Dry Run lists the characters to replace.`,
+		name: 'ucs2Notice',
+		type: 'notice',
+		default: '',
+		displayOptions: {
+			hide: { message: [{ _cnd: { regex: GSM_ONLY_PATTERN } }, { _cnd: { startsWith: '=' } }] },
+		},
 	},
 	optionsCollection('smsOptions', [
 		{
@@ -110,7 +141,10 @@ export const description: INodeProperties[] = showOnlyFor(show, [
 				'How many items share one request. If a request gets no answer, its items are reported as maybe sent and never resent.',
 		},
 	]),
+	...dryRunFields('part'),
 ]);
+
+export const dryRunUnit = 'part' as const;
 
 interface SmsOptions {
 	statusUrl?: string;
@@ -202,6 +236,15 @@ export async function executeBatch(
 	for (const { position, error } of plan.refused) outcomes[itemOf[position]] = { ok: false, error };
 	// Without Continue On Fail, one refused item stops the run before any request.
 	if (run.stopOnFailure && outcomes.some((outcome) => outcome !== undefined)) return outcomes;
+	if (run.dryRun.on) {
+		plan.requests.forEach((request, index) => {
+			const itemIndexes = request.positions.map((position) => itemOf[position]);
+			previewPlannedRequest(request, index, run.dryRun).forEach(
+				(outcome, position) => (outcomes[itemIndexes[position]] = outcome),
+			);
+		});
+		return outcomes;
+	}
 	await runPool(plan.requests.length, run.concurrency, run.stopOnFailure, async (index) => {
 		const request = plan.requests[index];
 		const itemIndexes = request.positions.map((position) => itemOf[position]);

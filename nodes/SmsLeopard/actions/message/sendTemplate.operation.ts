@@ -36,6 +36,8 @@ import { templateFor } from './template-lookup';
 import { senderNumberField, templateField } from '../common.fields';
 import type { ExecutionState } from '../../helpers/execution-state';
 import { showOnlyFor } from '../display-options';
+import { type DryRun, dryRunFields, estimatedCost } from '../dry-run';
+import { TEMPLATE_COST_CURRENCY_NOTE, noteOncePerRun } from '../currency-notes';
 
 const show = { resource: ['message'], operation: ['sendTemplate'] };
 
@@ -165,7 +167,12 @@ function buttonsProperty(
 
 export const description: INodeProperties[] = showOnlyFor(show, [
 	senderNumberField,
-	templateField,
+	{
+		...templateField,
+		// n8n's ResourceMapper.vue sets the mapped value to null whenever a parameter the fields
+		// depend on changes (its watch on dependentParametersValues): a node cannot keep them.
+		hint: 'Choosing another template clears the values mapped under Template Fields: map them again',
+	},
 	{
 		displayName: 'Recipient',
 		name: 'destination',
@@ -261,7 +268,10 @@ export const description: INodeProperties[] = showOnlyFor(show, [
 		displayOptions: { show: { variablesMode: ['json'] } },
 	},
 	...headerMediaFields,
+	...dryRunFields('message'),
 ]);
+
+export const dryRunUnit = 'message' as const;
 
 type Entries<T> = { variable?: T[]; button?: T[] };
 
@@ -462,6 +472,7 @@ export async function execute(
 	const result = await state.client.sendPreparedTemplate(message);
 	const entry = ownEntry(result.recipients, destination, itemIndex);
 	const includeRaw = this.getNodeParameter('requestOptions.includeRawAnswer', itemIndex, false);
+	if (typeof entry.cost === 'number') noteOncePerRun(this, state, TEMPLATE_COST_CURRENCY_NOTE);
 	// One flat row per item for the table view, with the same names as Send SMS.
 	return {
 		recipient: destination,
@@ -469,7 +480,7 @@ export async function execute(
 		messageId: entry.id,
 		status: entry.status,
 		cost: entry.cost ?? null,
-		// The send answer gives the cost in the account's currency without naming it.
+		// The send answer gives the cost in the account's currency without naming it: said in a hint.
 		currency: null,
 		templateName: template?.name ?? templateNameShown(this, itemIndex) ?? null,
 		templateId,
@@ -480,6 +491,29 @@ export async function execute(
 		...(template ? {} : { templateChecked: false }),
 		...(entry.notes ? { notes: entry.notes } : {}),
 		...(includeRaw ? { rawAnswer: result.answer as IDataObject } : {}),
+	};
+}
+
+/** Dry Run: what the checked item would send, as the request body has it; nothing is uploaded. */
+export function preview(
+	this: IExecuteFunctions,
+	itemIndex: number,
+	item: CheckedItem,
+	dryRun: DryRun,
+): IDataObject {
+	const { body } = item.message;
+	return {
+		dryRun: true,
+		recipient: item.destination,
+		number: body.destination,
+		templateName: item.template?.name ?? templateNameShown(this, itemIndex) ?? null,
+		templateId: item.templateId,
+		phoneNumberId: item.phoneNumberId,
+		...(body.media_id ? { mediaId: body.media_id } : {}),
+		...(item.upload ? { headerFile: 'from the input item, uploaded when sent' } : {}),
+		...(item.template ? {} : { templateChecked: false }),
+		componentList: body.component_list as unknown as IDataObject,
+		...estimatedCost(dryRun, 1),
 	};
 }
 

@@ -23,6 +23,7 @@ import { itemLabel, itemsLabel } from '../../helpers/item-label';
 import { itemMayHaveBeenSent } from '../../helpers/send-state';
 import { unpairedAnswer } from './unpaired-answer';
 import type { ItemOutcome } from '../operation';
+import { type DryRun, estimatedCost } from '../dry-run';
 
 function maybeSent(error: unknown, itemIndexes: number[]): SmsLeopardUnconfirmedError {
 	// In words, not the network code: n8n replaces any message holding a code (ECONNRESET, ...) by
@@ -64,6 +65,39 @@ function resultJson(
 		currency: currency ?? null,
 		...(answered.notes ? { notes: answered.notes } : {}),
 	};
+}
+
+/**
+ * Dry Run: what each recipient of a planned request would get (its text, parts and cost), as the
+ * request body has it; `index` is the request's place in the run.
+ */
+export function previewPlannedRequest(
+	request: PlannedSmsRequest,
+	index: number,
+	dryRun: DryRun,
+): ItemOutcome[] {
+	return request.body.destination.map((destination, position) => {
+		const segments = request.segments[position];
+		return {
+			ok: true,
+			results: [
+				{
+					dryRun: true,
+					recipient: destination.number,
+					number: destination.number,
+					message: destination.message ?? request.body.message,
+					parts: segments.parts,
+					encoding: segments.encoding,
+					characters: segments.length,
+					...(segments.nonGsmCharacters.length
+						? { nonGsmCharacters: segments.nonGsmCharacters }
+						: {}),
+					...estimatedCost(dryRun, segments.parts),
+					request: index + 1,
+				},
+			],
+		};
+	});
 }
 
 /**
