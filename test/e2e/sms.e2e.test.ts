@@ -33,6 +33,19 @@ afterAll(() => removePackedTarball(tarball));
 const itemsOf = (name: string, rows: Array<Record<string, unknown>>) =>
 	code(name, `${JSON.stringify(rows)}.map((json) => ({ json }))`);
 
+/** Five customers: one non-GSM name (Zoë) and one long text, so parts differ. */
+const CUSTOMERS = [
+	{ phone: '+254720000021', name: 'Amina', order: 'A-1001' },
+	{ phone: '+254720000022', name: 'Zoë', order: 'A-1002' },
+	{ phone: '+254720000023', name: 'Brian', order: 'A-1003' },
+	{
+		phone: '+254720000024',
+		name: 'Cynthia Wanjiru of the Nairobi West branch, loyalty tier Gold',
+		order: 'A-1004-EXPRESS-2-BOXES',
+	},
+	{ phone: '+254720000025', name: 'Daudi', order: 'A-1005' },
+];
+
 const paired = (count: number) => Array.from({ length: count }, (_, item) => ({ item }));
 
 describe.each(selectedVersions())('SMS in n8n %s', (version) => {
@@ -149,17 +162,7 @@ describe.each(selectedVersions())('SMS in n8n %s', (version) => {
 	}, 900_000);
 
 	it('customizes the text per recipient from the item fields, 2 per request, with parts and cost for each', async () => {
-		const customers = [
-			{ phone: '+254720000021', name: 'Amina', order: 'A-1001' },
-			{ phone: '+254720000022', name: 'Zoë', order: 'A-1002' },
-			{ phone: '+254720000023', name: 'Brian', order: 'A-1003' },
-			{
-				phone: '+254720000024',
-				name: 'Cynthia Wanjiru of the Nairobi West branch, loyalty tier Gold',
-				order: 'A-1004-EXPRESS-2-BOXES',
-			},
-			{ phone: '+254720000025', name: 'Daudi', order: 'A-1005' },
-		];
+		const customers = CUSTOMERS;
 		const pattern =
 			'Hi {name}, order {order} is out for delivery today. Track it at example.com/t/{order}';
 		const fill = (customer: (typeof customers)[number]) =>
@@ -205,6 +208,39 @@ describe.each(selectedVersions())('SMS in n8n %s', (version) => {
 		]);
 		expect(sent[1]).toMatchObject({ nonGsmCharacters: ['ë'], cost: 2 * COST_PER_PART });
 		expect(pairedItems(result.runData, 'Send SMS')).toEqual(paired(customers.length));
+	});
+
+	it('Dry Run: the same customers checked and counted with their cost, nothing sent', async () => {
+		const pattern =
+			'Hi {name}, order {order} is out for delivery today. Track it at example.com/t/{order}';
+		const result = await run(
+			workflow('sms dry run', [
+				[
+					trigger(),
+					itemsOf('Customers', CUSTOMERS),
+					sendSms('Send SMS', CREDENTIAL, pattern, {
+						customized: true,
+						recipientsPerRequest: 2,
+						maxParts: 3,
+						dryRunPricePerPart: COST_PER_PART,
+					}),
+				],
+			]),
+		);
+		expect(smsRequests()).toEqual([]);
+		expect(n8n.sandbox.state.smsMessages).toEqual([]);
+		const previewed = nodeItems(result.runData, 'Send SMS');
+		expect(previewed.map((item) => [item.dryRun, item.parts, item.request])).toEqual([
+			[true, 1, 1],
+			[true, 2, 1],
+			[true, 1, 2],
+			[true, 2, 2],
+			[true, 1, 3],
+		]);
+		expect(previewed.map((item) => item.estimatedCost)).toEqual(
+			previewed.map((item) => Math.round(Number(item.parts) * COST_PER_PART * 1e6) / 1e6),
+		);
+		expect(pairedItems(result.runData, 'Send SMS')).toEqual(paired(CUSTOMERS.length));
 	});
 
 	it('reads the delivery report of a message sent in an earlier run: queued then, delivered or failed now', async () => {

@@ -71,6 +71,17 @@ export function editorChecksWorkflow() {
 		recipient: '={{ $json.phone }}',
 		message: '=Hi {{ $json.name }}, your order {{ $json.order }} is ready for pick-up.',
 	});
+	// Dry Run of a customized text with an emoji: the UCS-2 notice, then the totals after a run.
+	const smsDryRun = smsLeopard('SMS Dry Run', DEMO_CREDENTIAL, {
+		resource: 'message',
+		operation: 'sendSms',
+		source: 'SMS_Leopard',
+		recipient: '={{ $json.phone }}',
+		textMode: 'customized',
+		message: 'Hi {name} 🎉 your order {order} is ready',
+		dryRun: true,
+		pricePerPart: 0.9,
+	});
 	return {
 		id: EDITOR_CHECKS_ID,
 		...workflow('SMSLeopard editor checks', [
@@ -81,6 +92,7 @@ export function editorChecksWorkflow() {
 			[customer, defineBelow],
 			[customer, usingJson],
 			[customer, sms],
+			[customer, smsDryRun],
 		]),
 	};
 }

@@ -78,6 +78,10 @@ test('Send Template shows the sender, the template and the fields of that templa
 	expect(labels).not.toMatch(/\{\{1\}\} of /);
 	await parameter(ndv, 'body_1').waitFor({ state: 'visible' });
 	await parameter(ndv, 'button_0_url').waitFor({ state: 'visible' });
+	// n8n's resource mapper clears mapped values on a template change: the Template field says so.
+	await ndv
+		.getByText('Choosing another template clears the values mapped under Template Fields')
+		.waitFor({ state: 'visible' });
 	await screenshot(page, `${ARTIFACTS}/02-send-template-fields.png`);
 	await screenshot(page, 'docs/send-template-fields.png');
 });
@@ -152,6 +156,11 @@ test('Execute step runs Send Tracking Link and the output shows the message colu
 	await executeStep(ndv);
 	// One flat row per message (issue 13.6): the columns a marketer reads, no nested objects.
 	await outputColumns(ndv, ['recipient', 'number', 'messageId', 'status', 'cost', 'templateName']);
+	// SMSLeopard does not name the cost's currency: the output says so above the items.
+	await ndv
+		.getByText("The cost is in your account's currency", { exact: false })
+		.first()
+		.waitFor({ state: 'visible' });
 	await screenshot(page, `${ARTIFACTS}/08-output.png`);
 	await closeNode(page);
 });
@@ -284,6 +293,38 @@ test('changing the Sender Number clears the template, and the fields area says w
 	expect(shown).not.toMatch(/no variables|nothing to fill in/);
 	expect(await fieldInputs(ndv)).toEqual([]);
 	await screenshot(page, `${ARTIFACTS}/17-sender-changed.png`);
+	await closeNode(page);
+});
+
+test('SMS Dry Run: the editor flags the emoji and a long text; Execute step sends nothing and shows the totals', async () => {
+	const ndv = await openCheck('SMS Dry Run');
+	await ndv
+		.getByText('This text has a character outside the GSM alphabet', { exact: false })
+		.waitFor({ state: 'visible' });
+	expect(await ndv.getByText('Over 160 characters as written', { exact: false }).count()).toBe(0);
+	const sendsBefore = editor.sandbox.state.smsMessages.length;
+	await executeStep(ndv);
+	await ndv
+		.getByText(
+			'Dry run, nothing was sent: 1 SMS (1 part) would go out, estimated cost 0.9 at 0.9 per part.',
+		)
+		.first()
+		.waitFor({ state: 'visible' });
+	await outputColumns(ndv, ['dryRun', 'message', 'parts', 'encoding', 'estimatedCost']);
+	expect(editor.sandbox.state.smsMessages.length).toBe(sendsBefore);
+	await screenshot(page, `${ARTIFACTS}/21-sms-dry-run.png`);
+	// A long GSM text typed in: the emoji notice goes, the long-text notice comes.
+	const message = parameter(ndv, 'message').locator('textarea, input').first();
+	await message.fill('a'.repeat(170));
+	await ndv
+		.getByText('Over 160 characters as written', { exact: false })
+		.waitFor({ state: 'visible' });
+	expect(
+		await ndv
+			.getByText('This text has a character outside the GSM alphabet', { exact: false })
+			.count(),
+	).toBe(0);
+	await screenshot(page, `${ARTIFACTS}/22-sms-long-text-notice.png`);
 	await closeNode(page);
 });
 

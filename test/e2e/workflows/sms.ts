@@ -14,9 +14,15 @@ export function sendSms(
 	name: string,
 	credential: Credential,
 	message: string,
-	options: { customized?: boolean; recipientsPerRequest?: number; maxParts?: number } = {},
+	options: {
+		customized?: boolean;
+		recipientsPerRequest?: number;
+		maxParts?: number;
+		/** Dry Run at this price per part: checked and counted, nothing sent. */
+		dryRunPricePerPart?: number;
+	} = {},
 ): WorkflowNode {
-	const { customized, ...smsOptions } = options;
+	const { customized, dryRunPricePerPart, ...smsOptions } = options;
 	return smsLeopard(name, credential, {
 		resource: 'message',
 		operation: 'sendSms',
@@ -25,6 +31,7 @@ export function sendSms(
 		textMode: customized ? 'customized' : 'same',
 		message,
 		smsOptions,
+		...(dryRunPricePerPart === undefined ? {} : { dryRun: true, pricePerPart: dryRunPricePerPart }),
 	});
 }
 
