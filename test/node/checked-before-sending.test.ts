@@ -2,12 +2,12 @@ import type { INodeExecutionData, INodeParameters } from 'n8n-workflow';
 import { CONTACTS, TEMPLATES } from '../sandbox';
 import { binaryItem } from '../harness';
 import {
-	type NodeEnv,
 	jsonItems,
 	senderLocator,
 	smsSendParameters,
-	startNodeEnv,
 	templateLocator,
+	changingRequests,
+	useNodeEnv,
 } from './support';
 
 /**
@@ -15,16 +15,9 @@ import {
  * before its first such request: a bad item in the middle leaves nothing half done, and the stop
  * summary says every item is "not sent, safe to run again".
  */
-let env: NodeEnv;
-
-beforeAll(async () => {
-	env = await startNodeEnv();
-});
-afterAll(async () => await env.stop());
-beforeEach(() => env.sandbox.reset());
+const env = useNodeEnv();
 
 const pdf = Buffer.from('%PDF-1.4\n' + 'catalogue '.repeat(200));
-const changingRequests = () => env.sandbox.requests.filter((request) => request.method !== 'GET');
 
 const threeFiles = async (): Promise<INodeExecutionData[]> => [
 	await binaryItem({}, 'data', pdf, 'a.pdf', 'application/pdf'),
@@ -85,7 +78,7 @@ describe.each(cases)('$name in item 2', ({ parameters, items }) => {
 				await items(),
 			);
 			expect(error?.message).toContain('item 2 (index 1)');
-			expect(changingRequests()).toEqual([]);
+			expect(changingRequests(env)).toEqual([]);
 			expect(error?.description).toContain('Sent: none.');
 			expect(error?.description).toContain('items 1-3 (indexes 0-2); safe to run again');
 		},

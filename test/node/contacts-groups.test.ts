@@ -1,13 +1,7 @@
 import { CONTACTS } from '../sandbox';
-import { type NodeEnv, jsonItems, startNodeEnv } from './support';
+import { jsonItems, useNodeEnv } from './support';
 
-let env: NodeEnv;
-
-beforeAll(async () => {
-	env = await startNodeEnv({ groupCount: 230 });
-});
-afterAll(async () => await env.stop());
-beforeEach(() => env.sandbox.reset());
+const env = useNodeEnv({ groupCount: 230 });
 
 describe('Contact > Create and Delete in the real n8n engine', () => {
 	it('creates contacts from items with groups (ids or "1,2" from expressions) and custom attributes', async () => {

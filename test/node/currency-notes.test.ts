@@ -1,25 +1,11 @@
-import {
-	type NodeEnv,
-	flowSendParameters,
-	jsonItems,
-	smsSendParameters,
-	startNodeEnv,
-} from './support';
+import { flowSendParameters, jsonItems, smsSendParameters, hintsOf, useNodeEnv } from './support';
 
 /**
  * Money figures say their currency where SMSLeopard names it (SMS: in the answer's message; the
  * balance: `currency`) and say plainly, once per run, where it does not.
  */
-let env: NodeEnv;
+const env = useNodeEnv();
 
-beforeAll(async () => {
-	env = await startNodeEnv();
-});
-afterAll(async () => await env.stop());
-beforeEach(() => env.sandbox.reset());
-
-const hintsOf = (run: Awaited<ReturnType<NodeEnv['run']>>['run']) =>
-	(run.data.resultData.runData.SmsLeopard?.[0]?.hints ?? []).map((hint) => hint.message);
 const twoCustomers = jsonItems({ phone: '+254700400001' }, { phone: '+254700400002' });
 
 it('Send Template: the cost stays as given, currency null, and the output says why once', async () => {

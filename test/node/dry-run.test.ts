@@ -3,12 +3,13 @@ import { TEMPLATES } from '../sandbox';
 import { binaryItem } from '../harness';
 import { SmsLeopard } from '../../nodes/SmsLeopard/SmsLeopard.node';
 import {
-	type NodeEnv,
 	jsonItems,
 	senderLocator,
 	smsSendParameters,
-	startNodeEnv,
 	templateLocator,
+	changingRequests,
+	hintsOf,
+	useNodeEnv,
 } from './support';
 
 /**
@@ -16,17 +17,7 @@ import {
  * would make first (template listings), and the output says what each recipient would get and
  * what it would cost, with the run's totals above it.
  */
-let env: NodeEnv;
-
-beforeAll(async () => {
-	env = await startNodeEnv();
-});
-afterAll(async () => await env.stop());
-beforeEach(() => env.sandbox.reset());
-
-const changingRequests = () => env.sandbox.requests.filter((request) => request.method !== 'GET');
-const hintsOf = (run: Awaited<ReturnType<NodeEnv['run']>>['run']) =>
-	(run.data.resultData.runData.SmsLeopard?.[0]?.hints ?? []).map((hint) => hint.message);
+const env = useNodeEnv();
 
 const customers = jsonItems(
 	{ phone: '+254700000001', name: 'Amina' },
@@ -47,7 +38,7 @@ describe('Send SMS dry run', () => {
 	it('sends nothing and outputs each text, its parts and cost, with the totals above', async () => {
 		const { items, error, run } = await env.run(dryRun({ pricePerPart: 0.8 }), customers);
 		expect(error).toBeUndefined();
-		expect(changingRequests()).toEqual([]);
+		expect(changingRequests(env)).toEqual([]);
 		expect(env.sandbox.state.smsMessages).toEqual([]);
 		expect(items.map(({ json }) => json)).toEqual([
 			{
@@ -91,7 +82,7 @@ describe('Send SMS dry run', () => {
 			jsonItems({ phone: '+254700000001' }, { phone: '+254700000002' }),
 		);
 		expect(error).toBeUndefined();
-		expect(changingRequests()).toEqual([]);
+		expect(changingRequests(env)).toEqual([]);
 		expect(items.map(({ json }) => [json.parts, json.characters, json.estimatedCost])).toEqual([
 			[2, 200, null],
 			[2, 200, null],
@@ -109,11 +100,11 @@ describe('Send SMS dry run', () => {
 		const stopped = await env.run(dryRun(), withBad);
 		expect(stopped.error?.message).toMatch(/item 2/i);
 		expect(stopped.error?.message).toMatch(/Recipient/);
-		expect(changingRequests()).toEqual([]);
+		expect(changingRequests(env)).toEqual([]);
 
 		const listed = await env.run(dryRun({ pricePerPart: 1 }), withBad, { continueOnFail: true });
 		expect(listed.error).toBeUndefined();
-		expect(changingRequests()).toEqual([]);
+		expect(changingRequests(env)).toEqual([]);
 		expect(listed.items.map(({ json }) => (json.dryRun ? 'would send' : 'error'))).toEqual([
 			'would send',
 			'error',
@@ -126,7 +117,7 @@ describe('Send SMS dry run', () => {
 	it('refuses a price that is not a number, naming the field', async () => {
 		const { error } = await env.run(dryRun({ pricePerPart: '={{ "cheap" }}' }), customers);
 		expect(error?.message).toContain('Price per Part');
-		expect(changingRequests()).toEqual([]);
+		expect(changingRequests(env)).toEqual([]);
 	});
 });
 
@@ -165,7 +156,7 @@ describe('Send Template dry run', () => {
 			await invoices(),
 		);
 		expect(error).toBeUndefined();
-		expect(changingRequests()).toEqual([]);
+		expect(changingRequests(env)).toEqual([]);
 		expect(items.map(({ json }) => json)).toEqual([
 			expect.objectContaining({
 				dryRun: true,
@@ -201,7 +192,7 @@ describe('Send Template dry run', () => {
 		);
 		expect(error?.message).toMatch(/item 2/i);
 		expect(error?.message).toMatch(/not approved|PENDING/i);
-		expect(changingRequests()).toEqual([]);
+		expect(changingRequests(env)).toEqual([]);
 	});
 
 	it('with Dry Run off the same items are uploaded and sent', async () => {

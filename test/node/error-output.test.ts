@@ -3,15 +3,9 @@
  * items leave on the error output and the sent ones on the success output; with "Continue" every
  * item stays on the one output, the failed ones as readable error items.
  */
-import { type NodeEnv, flowSendParameters, jsonItems, startNodeEnv } from './support';
+import { flowSendParameters, jsonItems, useNodeEnv } from './support';
 
-let env: NodeEnv;
-
-beforeAll(async () => {
-	env = await startNodeEnv();
-});
-afterAll(async () => await env.stop());
-beforeEach(() => env.sandbox.reset());
+const env = useNodeEnv();
 
 const parameters = {
 	...flowSendParameters,

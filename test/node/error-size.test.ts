@@ -1,15 +1,9 @@
 // Error amplification (issue 10.16): a huge invalid input must give a short error, not one larger
 // than the input. At most 20 problems are listed, then how many more; echoed input is cut short.
 import { TEMPLATES } from '../sandbox';
-import { type NodeEnv, jsonItems, senderLocator, startNodeEnv, templateLocator } from './support';
+import { jsonItems, senderLocator, templateLocator, useNodeEnv } from './support';
 
-let env: NodeEnv;
-
-beforeAll(async () => {
-	env = await startNodeEnv();
-});
-afterAll(async () => await env.stop());
-beforeEach(() => env.sandbox.reset());
+const env = useNodeEnv();
 
 const MB = 1024 * 1024;
 const LIMIT = 10 * 1024;

@@ -1,14 +1,15 @@
 import { SENDERS, TEMPLATES } from '../sandbox';
 import { binaryItem, useBinaryDataMode } from '../harness';
-import { type NodeEnv, jsonItems, senderLocator, startNodeEnv, templateLocator } from './support';
+import {
+	type NodeEnv,
+	jsonItems,
+	senderLocator,
+	templateLocator,
+	hintsOf,
+	useNodeEnv,
+} from './support';
 
-let env: NodeEnv;
-
-beforeAll(async () => {
-	env = await startNodeEnv();
-});
-afterAll(async () => await env.stop());
-beforeEach(() => env.sandbox.reset());
+const env = useNodeEnv();
 
 const pdf = Buffer.from('%PDF-1.4\n' + 'brochure '.repeat(2000));
 const png = Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47]), Buffer.alloc(4096, 7)]);
@@ -170,10 +171,8 @@ describe('Header Media left set for a template without a media header', () => {
 		templateFields: { mappingMode: 'defineBelow', value: { body_1: 'Amina', body_2: 'A-1' } },
 		...media,
 	});
-	const hintsOf = (run: Awaited<ReturnType<NodeEnv['run']>>['run']) =>
-		(run.data.resultData.runData.SmsLeopard?.[0]?.hints ?? [])
-			.map((hint) => hint.message)
-			.filter((message) => message.startsWith('Header Media'));
+	const headerMediaHints = (run: Awaited<ReturnType<NodeEnv['run']>>['run']) =>
+		hintsOf(run).filter((message) => message.startsWith('Header Media'));
 
 	it.each([
 		['a media ID', { headerMedia: 'mediaId', mediaId: '9700000000000001' }],
@@ -191,7 +190,7 @@ describe('Header Media left set for a template without a media header', () => {
 			expect(
 				env.sandbox.requests.filter((request) => request.path.endsWith('/media')),
 			).toHaveLength(0);
-			expect(hintsOf(run)).toEqual([
+			expect(headerMediaHints(run)).toEqual([
 				'Header Media was ignored: template "order_update" has no document, image or video header. Set Header Media to None to remove this notice.',
 			]);
 		},
@@ -203,7 +202,7 @@ describe('Header Media left set for a template without a media header', () => {
 			jsonItems({ phone: '+254700300001' }),
 		);
 		expect(error).toBeUndefined();
-		expect(hintsOf(run)).toEqual([]);
+		expect(headerMediaHints(run)).toEqual([]);
 	});
 });
 

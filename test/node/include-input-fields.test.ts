@@ -1,22 +1,10 @@
-import {
-	type NodeEnv,
-	flowSendParameters,
-	jsonItems,
-	smsSendParameters,
-	startNodeEnv,
-} from './support';
+import { flowSendParameters, jsonItems, smsSendParameters, useNodeEnv } from './support';
 
 /**
  * Include Input Fields: a node after a send still has the customer's fields. On by default for
  * nodes added with version 1.2; workflows saved with 1 or 1.1 keep the output they had.
  */
-let env: NodeEnv;
-
-beforeAll(async () => {
-	env = await startNodeEnv();
-});
-afterAll(async () => await env.stop());
-beforeEach(() => env.sandbox.reset());
+const env = useNodeEnv();
 
 const customer = { phone: '+254700400001', name: 'Amina', status: 'lead', orderId: 'A-17' };
 

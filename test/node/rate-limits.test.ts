@@ -1,13 +1,7 @@
 import { TEMPLATES, type SandboxOptions } from '../sandbox';
-import { type NodeEnv, jsonItems, senderLocator, startNodeEnv, templateLocator } from './support';
+import { jsonItems, senderLocator, templateLocator, useNodeEnv } from './support';
 
-let env: NodeEnv;
-
-beforeAll(async () => {
-	env = await startNodeEnv();
-});
-afterAll(async () => await env.stop());
-beforeEach(() => env.sandbox.reset());
+const env = useNodeEnv();
 
 const sendFlow = (requestOptions: Record<string, number | boolean>) => ({
 	resource: 'message',

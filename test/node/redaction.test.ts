@@ -5,15 +5,9 @@
  * plays that server.
  */
 import { type RunNodeResult } from '../harness';
-import { type NodeEnv, flowSendParameters, jsonItems, startNodeEnv } from './support';
+import { flowSendParameters, jsonItems, useNodeEnv } from './support';
 
-let env: NodeEnv;
-
-beforeAll(async () => {
-	env = await startNodeEnv({ echoRequestHeaders: true });
-});
-afterAll(async () => await env.stop());
-beforeEach(() => env.sandbox.reset());
+const env = useNodeEnv({ echoRequestHeaders: true });
 
 const WRONG_SECRET = 'wrong-secret-echoed-back-5120';
 const parameters = {

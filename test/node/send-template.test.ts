@@ -1,14 +1,8 @@
 import { SENDERS, TEMPLATES } from '../sandbox';
 import { uploadMedia } from '../sandbox/test-helpers';
-import { type NodeEnv, jsonItems, senderLocator, startNodeEnv, templateLocator } from './support';
+import { jsonItems, senderLocator, templateLocator, useNodeEnv } from './support';
 
-let env: NodeEnv;
-
-beforeAll(async () => {
-	env = await startNodeEnv();
-});
-afterAll(async () => await env.stop());
-beforeEach(() => env.sandbox.reset());
+const env = useNodeEnv();
 
 const base = {
 	resource: 'message',

@@ -1,12 +1,6 @@
-import { type NodeEnv, jsonItems, startNodeEnv, smsSendParameters } from './support';
+import { jsonItems, smsSendParameters, useNodeEnv } from './support';
 
-let env: NodeEnv;
-
-beforeAll(async () => {
-	env = await startNodeEnv({ smsDeliveryMs: 300 });
-});
-afterAll(async () => await env.stop());
-beforeEach(() => env.sandbox.reset());
+const env = useNodeEnv({ smsDeliveryMs: 300 });
 
 const smsSends = () =>
 	env.sandbox.requests

@@ -120,3 +120,30 @@ export async function startNodeEnv(
 
 export const jsonItems = (...values: Array<Record<string, unknown>>): INodeExecutionData[] =>
 	values.map((json) => ({ json: json as INodeExecutionData['json'] }));
+
+/** The notes n8n shows above the node's output (execution hints), in order. */
+export const hintsOf = (run: RunNodeResult['run']): string[] =>
+	(run.data.resultData.runData.SmsLeopard?.[0]?.hints ?? []).map((hint) => hint.message);
+
+/** The sandbox's requests that send, upload or change something (every method but GET). */
+export const changingRequests = (env: NodeEnv) =>
+	env.sandbox.requests.filter((request) => request.method !== 'GET');
+
+/**
+ * The node environment of one test file: started before its tests, its sandbox reset before each,
+ * stopped after. Read its members inside tests (they exist once the file's beforeAll has run).
+ */
+export function useNodeEnv(options?: Parameters<typeof startNodeEnv>[0]): NodeEnv {
+	let started: NodeEnv | undefined;
+	beforeAll(async () => {
+		started = await startNodeEnv(options);
+	});
+	afterAll(async () => await started?.stop());
+	beforeEach(() => started?.sandbox.reset());
+	return new Proxy({} as NodeEnv, {
+		get(_, key: keyof NodeEnv) {
+			if (!started) throw new Error('The node environment is used before its beforeAll ran');
+			return started[key];
+		},
+	});
+}

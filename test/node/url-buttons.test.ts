@@ -4,15 +4,9 @@
  * other URL is refused before sending, naming the button and the item.
  */
 import { SENDERS, TEMPLATES } from '../sandbox';
-import { type NodeEnv, jsonItems, senderLocator, startNodeEnv, templateLocator } from './support';
+import { jsonItems, senderLocator, templateLocator, useNodeEnv } from './support';
 
-let env: NodeEnv;
-
-beforeAll(async () => {
-	env = await startNodeEnv();
-});
-afterAll(async () => await env.stop());
-beforeEach(() => env.sandbox.reset());
+const env = useNodeEnv();
 
 const track = 'https://shop.example.com/track/';
 const base = {
