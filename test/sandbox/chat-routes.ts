@@ -1,6 +1,7 @@
 // The chat host: send, media upload, and the sender and template listings
 // (docs/api.md "Sender numbers", "Template listing").
 import { randomBytes } from 'node:crypto';
+import { postWhatsAppEvent } from './callbacks';
 import type { SandboxContext } from './context';
 import { shapeSendAnswer } from './send-answers';
 import { readJson } from './json-body';
@@ -40,9 +41,42 @@ async function handleSend(ex: Exchange, ctx: SandboxContext): Promise<void> {
 	});
 	const counts = ctx.state.sendCountByDestination;
 	counts[destination] = (counts[destination] ?? 0) + 1;
+	postStatuses(ctx, id, destination, sender.phone_number_id);
 	// Success status is "not shown" in the spec; 200 like the provider's other JSON answers.
 	const entries = [{ id, cost: 0.8, number: destination, status: 'Success' }];
 	return ex.reply(200, { recipients: shapeSendAnswer(entries, ctx.options.sendAnswers) });
+}
+
+/** With a WhatsApp webhook URL set: "sent" at once, "delivered" after smsDeliveryMs. */
+function postStatuses(
+	ctx: SandboxContext,
+	id: string,
+	destination: string,
+	phoneNumberId: string,
+): void {
+	const url = ctx.options.whatsappWebhookUrl;
+	if (!url) return;
+	const secret = ctx.options.whatsappWebhookSecret ?? '';
+	const stages: Array<[number, string]> = [
+		[0, 'sent'],
+		[ctx.options.smsDeliveryMs, 'delivered'],
+	];
+	for (const [delay, status] of stages) {
+		ctx.callbacks.later(delay, async () => {
+			await postWhatsAppEvent(ctx.callbacks, url, secret, {
+				messaging_product: 'whatsapp',
+				metadata: { phone_number_id: phoneNumberId },
+				statuses: [
+					{
+						id,
+						status,
+						timestamp: String(Math.floor(Date.now() / 1000)),
+						recipient_id: destination.replace(/^\+/, ''),
+					},
+				],
+			});
+		});
+	}
 }
 
 export function chatHost(channel: string): HostDefinition {

@@ -1,4 +1,5 @@
 // Everything a handler may touch, gathered in one object that lives as long as the sandbox.
+import { Callbacks, REPORT_SECRET_WAYS, REPORT_SHAPES } from './callbacks';
 import { Faults } from './faults';
 import { LIMITER_MODELS, RETRY_AFTER_STYLES } from './limiters';
 import { SANDBOX_API_KEY, SANDBOX_API_SECRET, FIRST_CREATED_CONTACT_ID } from './seed';
@@ -25,6 +26,8 @@ export interface SandboxContext {
 	/** Ids that never repeat in a sandbox's life, so an id from before reset() cannot hit new data. */
 	sequences: { message: number; mediaId: number };
 	hooks: SandboxHooks;
+	/** Delivery reports and WhatsApp events posted back, with their timers. */
+	callbacks: Callbacks;
 }
 
 export const DEFAULT_OPTIONS: ResolvedOptions = {
@@ -61,6 +64,8 @@ export const DEFAULT_OPTIONS: ResolvedOptions = {
 	echoRequestHeaders: false,
 	echoRequestBody: false,
 	sendAnswers: 'complete',
+	reportShape: 'flat',
+	reportSecretIn: 'body',
 };
 
 const FRACTIONS = [
@@ -123,6 +128,11 @@ export function mergeOptions(
 	if (!isNonNegativeInteger(merged.smsDeliveryMs)) problems.push('smsDeliveryMs');
 	if (typeof merged.echoRequestHeaders !== 'boolean') problems.push('echoRequestHeaders');
 	if (typeof merged.echoRequestBody !== 'boolean') problems.push('echoRequestBody');
+	if (!REPORT_SHAPES.includes(merged.reportShape)) problems.push('reportShape');
+	if (!REPORT_SECRET_WAYS.includes(merged.reportSecretIn)) problems.push('reportSecretIn');
+	if (merged.whatsappWebhookUrl !== undefined && !/^https?:\/\//.test(merged.whatsappWebhookUrl)) {
+		problems.push('whatsappWebhookUrl');
+	}
 	if (!['complete', 'dropLast', 'noNumbers'].includes(merged.sendAnswers)) {
 		problems.push('sendAnswers');
 	}
@@ -155,6 +165,7 @@ export function createContext(options: SandboxOptions, hooks: SandboxHooks): San
 		counters: { contact: FIRST_CREATED_CONTACT_ID, mediaRecord: 1 },
 		sequences: { message: 0, mediaId: 0 },
 		hooks,
+		callbacks: new Callbacks(),
 	};
 }
 
@@ -166,4 +177,5 @@ export function resetContext(ctx: SandboxContext): void {
 	ctx.faults.reset();
 	ctx.counters.contact = FIRST_CREATED_CONTACT_ID;
 	ctx.counters.mediaRecord = 1;
+	ctx.callbacks.cancelAll();
 }

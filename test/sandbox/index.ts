@@ -1,5 +1,7 @@
 // In-process entry point: startSandbox() runs the chat host and the contacts host on 127.0.0.1 and
 // hands back their URLs, the demo credentials, the live state and the request log.
+import { randomBytes } from 'node:crypto';
+import { type CallbackRecord, postWhatsAppEvent } from './callbacks';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { chatHost } from './chat-routes';
@@ -46,6 +48,18 @@ export interface Sandbox {
 	requests: RecordedRequest[];
 	state: SandboxState;
 	setOptions(partial: Partial<SandboxOptions>): void;
+	/** Delivery reports and WhatsApp events posted so far, with the receiver's status. */
+	callbacks: CallbackRecord[];
+	/**
+	 * A customer answers on WhatsApp: posted to the WhatsApp webhook URL in Meta's shape, a
+	 * quick-reply tap when `payload` is given (replying to message `to`), else a text message.
+	 */
+	customerReplies(reply: {
+		from: string;
+		text: string;
+		payload?: string;
+		to?: string;
+	}): Promise<number>;
 	reset(): void;
 	stop(): Promise<void>;
 }
@@ -97,6 +111,25 @@ export async function startSandbox(
 		credentialData: { ...ctx.credentials, chatUrl, contactsUrl, channel },
 		requests: ctx.requests,
 		state: ctx.state,
+		callbacks: ctx.callbacks.log,
+		async customerReplies(reply) {
+			const url = ctx.options.whatsappWebhookUrl;
+			if (!url) throw new Error('customerReplies needs the whatsappWebhookUrl option');
+			const message: Record<string, unknown> = {
+				from: reply.from.replace(/^\+/, ''),
+				id: `wamid.reply.${randomBytes(6).toString('hex')}`,
+				timestamp: String(Math.floor(Date.now() / 1000)),
+				...(reply.to ? { context: { from: 'sandbox', id: reply.to } } : {}),
+				...(reply.payload
+					? { type: 'button', button: { payload: reply.payload, text: reply.text } }
+					: { type: 'text', text: { body: reply.text } }),
+			};
+			return await postWhatsAppEvent(ctx.callbacks, url, ctx.options.whatsappWebhookSecret ?? '', {
+				messaging_product: 'whatsapp',
+				contacts: [{ wa_id: message.from }],
+				messages: [message],
+			});
+		},
 		setOptions(partial) {
 			// Ports and channel are fixed once listening; changing them at run time is ignored.
 			const { chatPort: _c, contactsPort: _p, channel: _ch, ...knobs } = partial;
@@ -110,9 +143,17 @@ export async function startSandbox(
 			resetContext(ctx);
 		},
 		stop() {
+			ctx.callbacks.cancelAll();
 			return Promise.all([close(chatServer), close(contactsServer)]).then(() => undefined);
 		},
 	};
 }
 export { MEDIA_LIMITS, MEDIA_MIME_TYPES } from './media-types';
 export { ACCEPTED_BUTTON_NAMES } from './button-names';
+export {
+	type CallbackRecord,
+	REPORT_SECRET_WAYS,
+	REPORT_SHAPES,
+	type ReportSecretIn,
+	type ReportShape,
+} from './callbacks';

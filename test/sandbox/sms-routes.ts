@@ -2,6 +2,7 @@
 // from queued to sent to DELIVRD (or UNDELIV for the numbers SMS_UNDELIVERABLE_SUFFIX marks), after
 // the `smsDeliveryMs` knob, so a delivery report read twice can change.
 import { randomUUID } from 'node:crypto';
+import { scheduleSmsReports } from './callbacks';
 import type { SandboxContext } from './context';
 import { readJson } from './json-body';
 import { shapeSendAnswer } from './send-answers';
@@ -30,10 +31,23 @@ async function handleSend(ex: Exchange, ctx: SandboxContext): Promise<void> {
 			parts,
 			cost: round2(parts * SMS_COST_PER_PART),
 			statusUrl: input.value.statusUrl,
+			statusSecret: input.value.statusSecret,
 			at,
 		};
 	});
 	ctx.state.smsMessages.push(...records);
+	const { statusUrl, statusSecret } = input.value;
+	if (statusUrl && statusSecret) {
+		const deliveryMs = ctx.options.smsDeliveryMs;
+		scheduleSmsReports(
+			ctx.callbacks,
+			records,
+			statusUrl,
+			statusSecret,
+			{ shape: ctx.options.reportShape, secretIn: ctx.options.reportSecretIn, deliveryMs },
+			(record) => smsStatus(record, deliveryMs, record.at + deliveryMs),
+		);
+	}
 	const total = round2(records.reduce((sum, record) => sum + record.cost, 0));
 	ctx.state.smsBalance = round2(ctx.state.smsBalance - total);
 	return ex.reply(201, {

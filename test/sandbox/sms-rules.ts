@@ -11,6 +11,7 @@ export interface SmsSendInput {
 	multi: boolean;
 	destinations: Array<{ number: string; message: string }>;
 	statusUrl?: string;
+	statusSecret?: string;
 }
 
 const bad = (message: string): Checked<never> => ({
@@ -21,7 +22,9 @@ const bad = (message: string): Checked<never> => ({
 const isText = (value: unknown): value is string =>
 	typeof value === 'string' && value.trim() !== '';
 
-function checkStatus(body: Record<string, unknown>): Checked<string | undefined> {
+function checkStatus(
+	body: Record<string, unknown>,
+): Checked<{ url: string; secret: string } | undefined> {
 	const url = body.status_url;
 	const secret = body.status_secret;
 	if (url === undefined) {
@@ -33,7 +36,7 @@ function checkStatus(body: Record<string, unknown>): Checked<string | undefined>
 		return bad('status_url must be an http(s) URL');
 	}
 	if (!isText(secret)) return bad('status_secret is required when status_url is given');
-	return { ok: true, value: url };
+	return { ok: true, value: { url, secret } };
 }
 
 export function validateSmsSend(raw: unknown): Checked<SmsSendInput> {
@@ -79,6 +82,13 @@ export function validateSmsSend(raw: unknown): Checked<SmsSendInput> {
 	}
 	return {
 		ok: true,
-		value: { source, message: body.message, multi, destinations, statusUrl: status.value },
+		value: {
+			source,
+			message: body.message,
+			multi,
+			destinations,
+			statusUrl: status.value?.url,
+			statusSecret: status.value?.secret,
+		},
 	};
 }

@@ -1,6 +1,7 @@
 // Shapes shared by every part of the sandbox. The record shapes mirror docs/api.md,
 // field names included, so that what the
 // sandbox answers is byte-for-byte what a client has to parse against the real service.
+import type { ReportSecretIn, ReportShape } from './callbacks';
 import type { LimiterModel, RetryAfterStyle } from './limiters';
 
 export interface SandboxOptions {
@@ -84,6 +85,18 @@ export interface SandboxOptions {
 	 * (entries without their number).
 	 */
 	sendAnswers?: SendAnswers;
+	/**
+	 * How delivery reports are posted to an SMS send's status_url (docs/api.md "Callbacks"): 'flat'
+	 * (one JSON report per post, default), 'wrapped' (one post per request, `{ event, data: [...] }`
+	 * with other field names) or 'form' (form-encoded, one per post).
+	 */
+	reportShape?: ReportShape;
+	/** Where a report carries status_secret: 'body' (default), 'header' or 'query'. */
+	reportSecretIn?: ReportSecretIn;
+	/** Where WhatsApp events are posted (the account's webhook setting); none when unset. */
+	whatsappWebhookUrl?: string;
+	/** Signs WhatsApp event posts (X-Hub-Signature-256). */
+	whatsappWebhookSecret?: string;
 }
 
 export type SendAnswers = 'complete' | 'dropLast' | 'noNumbers';
@@ -137,6 +150,10 @@ export interface ResolvedOptions {
 	echoRequestHeaders: boolean;
 	echoRequestBody: boolean;
 	sendAnswers: SendAnswers;
+	reportShape: ReportShape;
+	reportSecretIn: ReportSecretIn;
+	whatsappWebhookUrl?: string;
+	whatsappWebhookSecret?: string;
 }
 
 export type HostName = 'chat' | 'contacts';
@@ -277,6 +294,7 @@ export interface SmsRecord {
 	parts: number;
 	cost: number;
 	statusUrl?: string;
+	statusSecret?: string;
 	at: number;
 }
 

@@ -66,3 +66,18 @@ export {
 	sameNumber,
 } from './recipient-pairing';
 export { type FailureEvidence, mayHaveBeenSent, stampSendState } from './send-state';
+
+export { type DeliveryOutcome, isFinalOutcome, outcomeOf } from './delivery-outcome';
+export {
+	MAX_EVENTS_PER_POST,
+	type WebhookEvent,
+	type WebhookEventKind,
+	parseWebhookBody,
+	readWebhookEvents,
+} from './webhook-events';
+export {
+	type SecretPresentation,
+	type WebhookRequest,
+	carriesSecret,
+	withoutSecret,
+} from './webhook-secret';

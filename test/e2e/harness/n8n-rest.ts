@@ -92,6 +92,16 @@ export class N8nRest {
 		return page.results;
 	}
 
+	/** How many executions the workflow has (any status): n8n's count, not one page. */
+	async executionCount(workflowId: string): Promise<number> {
+		const filter = encodeURIComponent(JSON.stringify({ workflowId }));
+		const page = await this.call<{ count: number }>(
+			'GET',
+			`/rest/executions?filter=${filter}&limit=1`,
+		);
+		return page.count;
+	}
+
 	async execution(id: string): Promise<ExecutionDetail> {
 		const raw = await this.call<ExecutionSummary & { data: string }>(
 			'GET',

@@ -1,6 +1,6 @@
 /** Delivery Report > Get: where one sent SMS stands, by the message id its send answered. */
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
-import { hasNoteAbout } from '../../client';
+import { hasNoteAbout, outcomeOf } from '../../client';
 import type { ExecutionState } from '../../helpers/execution-state';
 import { showOnlyFor } from '../display-options';
 
@@ -18,21 +18,6 @@ export const description: INodeProperties[] = showOnlyFor(show, [
 			'The message ID of one recipient, as Message > Send SMS outputs it (its messageId field)',
 	},
 ]);
-
-const DELIVERED = new Set(['DELIVRD', 'DELIVERED']);
-const FAILED = new Set(['UNDELIV', 'UNDELIVERABLE', 'EXPIRED', 'REJECTD', 'REJECTED', 'FAILED']);
-const PENDING = new Set(['QUEUED', 'SENT', 'ACCEPTD', 'ACCEPTED', 'ENROUTE', 'PENDING']);
-
-/** Carrier codes in plain words; the list is open, so an unknown code stays "unknown". */
-export function outcomeOf(
-	status: string | null | undefined,
-): 'delivered' | 'failed' | 'pending' | 'unknown' {
-	const code = (status ?? '').trim().toUpperCase();
-	if (DELIVERED.has(code)) return 'delivered';
-	if (FAILED.has(code)) return 'failed';
-	if (PENDING.has(code)) return 'pending';
-	return 'unknown';
-}
 
 export async function execute(
 	this: IExecuteFunctions,

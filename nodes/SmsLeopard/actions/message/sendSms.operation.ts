@@ -111,16 +111,16 @@ export const description: INodeProperties[] = showOnlyFor(show, [
 			typeOptions: { password: true },
 			default: '',
 			description:
-				'Required with a Delivery Report URL: a secret of your choosing, to check that reports come from SMSLeopard',
+				'Required with a Delivery Report URL: a secret of your choosing, to check that reports come from SMSLeopard. With an SMSLeopard Trigger, the same text as its Secret.',
 		},
 		{
 			displayName: 'Delivery Report URL',
 			name: 'statusUrl',
 			type: 'string',
 			default: '',
-			placeholder: 'e.g. https://n8n.example.com/webhook/sms-status',
+			placeholder: 'e.g. https://n8n.example.com/webhook/…/smsleopard',
 			description:
-				'Where SMSLeopard posts delivery reports, for example the URL of an n8n Webhook node',
+				'Where SMSLeopard posts delivery reports: the Production URL of an SMSLeopard Trigger (in an active workflow). https:// only; http:// for localhost.',
 		},
 		{
 			displayName: 'Max Parts per Message',

@@ -1,0 +1,128 @@
+/**
+ * Whether a post carries the secret the user set, and the body with it removed. How SMSLeopard
+ * presents the secret is not documented (docs/api.md "Callbacks"): the plausible ways are accepted
+ * (a body field, as `status_secret` is sent; a header; a query parameter of the URL the user gave;
+ * an HMAC signature of the body, as Meta signs its webhooks), and a user who knows which one their
+ * account uses can pin it. Comparisons take the same time whatever the guess.
+ */
+import { createHmac, timingSafeEqual } from 'crypto';
+import { parseWebhookBody } from './webhook-events';
+
+export type SecretPresentation = 'any' | 'bodyField' | 'header' | 'query' | 'signature';
+
+export interface WebhookRequest {
+	body: unknown;
+	/** Header names in lower case, as Node gives them. */
+	headers: Record<string, string | string[] | undefined>;
+	query: Record<string, unknown>;
+	/** The bytes as received, for a signature. */
+	rawBody?: Buffer;
+}
+
+export const SECRET_BODY_FIELDS = [
+	'status_secret',
+	'statusSecret',
+	'secret',
+	'webhook_secret',
+	'webhookSecret',
+	'token',
+	'verify_token',
+];
+export const SECRET_HEADERS = [
+	'x-status-secret',
+	'x-webhook-secret',
+	'x-smsleopard-secret',
+	'x-secret',
+	'x-webhook-token',
+];
+const SIGNATURE_HEADERS = ['x-hub-signature-256', 'x-smsleopard-signature', 'x-signature'];
+
+function sameText(given: unknown, expected: string): boolean {
+	if (typeof given !== 'string' && typeof given !== 'number') return false;
+	const a = Buffer.from(String(given));
+	const b = Buffer.from(expected);
+	// timingSafeEqual needs equal lengths; comparing b with itself keeps the time the same.
+	return a.length === b.length ? timingSafeEqual(a, b) : !timingSafeEqual(b, b);
+}
+
+function headerValues(request: WebhookRequest, name: string): string[] {
+	const value = request.headers[name];
+	return value === undefined ? [] : Array.isArray(value) ? value : [value];
+}
+
+/** Body fields at the top, and one level down in a wrapper or in each element of an array. */
+function bodyCandidates(body: unknown): unknown[] {
+	const parsed = parseWebhookBody(body);
+	const records = Array.isArray(parsed) ? parsed : [parsed];
+	const found: unknown[] = [];
+	for (const record of records.slice(0, 10_000)) {
+		if (typeof record !== 'object' || record === null) continue;
+		const fields = record as Record<string, unknown>;
+		for (const key of SECRET_BODY_FIELDS) if (key in fields) found.push(fields[key]);
+	}
+	return found;
+}
+
+function viaBody(request: WebhookRequest, secret: string): boolean {
+	const candidates = bodyCandidates(request.body);
+	// Every element of an array must carry it: one forged report must not ride on a real one.
+	return candidates.length > 0 && candidates.every((candidate) => sameText(candidate, secret));
+}
+
+function viaHeader(request: WebhookRequest, secret: string): boolean {
+	const named = SECRET_HEADERS.flatMap((name) => headerValues(request, name));
+	const bearer = headerValues(request, 'authorization')
+		.filter((value) => /^bearer\s+/i.test(value))
+		.map((value) => value.replace(/^bearer\s+/i, ''));
+	return [...named, ...bearer].some((value) => sameText(value.trim(), secret));
+}
+
+function viaQuery(request: WebhookRequest, secret: string): boolean {
+	return ['secret', 'status_secret', 'token'].some((key) => sameText(request.query[key], secret));
+}
+
+function viaSignature(request: WebhookRequest, secret: string): boolean {
+	if (!request.rawBody) return false;
+	const digest = createHmac('sha256', secret).update(request.rawBody).digest('hex');
+	return SIGNATURE_HEADERS.flatMap((name) => headerValues(request, name)).some((value) =>
+		sameText(
+			value
+				.trim()
+				.replace(/^sha256=/i, '')
+				.toLowerCase(),
+			digest,
+		),
+	);
+}
+
+const CHECKS: Record<Exclude<SecretPresentation, 'any'>, typeof viaBody> = {
+	bodyField: viaBody,
+	header: viaHeader,
+	query: viaQuery,
+	signature: viaSignature,
+};
+
+export function carriesSecret(
+	request: WebhookRequest,
+	secret: string,
+	presentation: SecretPresentation = 'any',
+): boolean {
+	if (secret === '') return false;
+	if (presentation !== 'any') return CHECKS[presentation](request, secret);
+	return Object.values(CHECKS).some((check) => check(request, secret));
+}
+
+/** The body as received, with every secret field dropped and the secret's text blanked anywhere. */
+export function withoutSecret(body: unknown, secret: string, depth = 0): unknown {
+	if (depth > 8) return '[too deep]';
+	if (typeof body === 'string') {
+		return secret !== '' && body.includes(secret) ? body.split(secret).join('[redacted]') : body;
+	}
+	if (Array.isArray(body)) return body.map((element) => withoutSecret(element, secret, depth + 1));
+	if (typeof body !== 'object' || body === null) return body;
+	return Object.fromEntries(
+		Object.entries(body as Record<string, unknown>)
+			.filter(([key]) => !SECRET_BODY_FIELDS.includes(key))
+			.map(([key, value]) => [key, withoutSecret(value, secret, depth + 1)]),
+	);
+}

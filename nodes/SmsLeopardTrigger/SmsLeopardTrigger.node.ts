@@ -1,0 +1,75 @@
+import {
+	type IHookFunctions,
+	type INodeType,
+	type INodeTypeDescription,
+	type IWebhookFunctions,
+	type IWebhookResponseData,
+	NodeConnectionTypes,
+} from 'n8n-workflow';
+import { triggerProperties } from './description';
+import { receive, verifySubscription } from './receive';
+import { forget } from './repeats';
+
+/**
+ * SMSLeopard Trigger: delivery reports of SMS sent with a Delivery Report URL, and WhatsApp events
+ * (inbound messages, quick-reply taps, message statuses) posted to the URL set in the account.
+ * Only posts carrying the secret set here start the workflow; the others get 401.
+ */
+export class SmsLeopardTrigger implements INodeType {
+	description: INodeTypeDescription = {
+		displayName: 'SMSLeopard Trigger',
+		name: 'smsLeopardTrigger',
+		icon: { light: 'file:smsleopard.svg', dark: 'file:smsleopard.dark.svg' },
+		group: ['trigger'],
+		version: 1,
+		subtitle: '={{$parameter["events"].join(", ")}}',
+		description:
+			'Starts the workflow when SMSLeopard reports an SMS delivery or a WhatsApp message, reply or status',
+		documentationUrl:
+			'https://github.com/n8n-nodes-smsleopard/n8n-nodes-smsleopard#smsleopard-trigger',
+		defaults: { name: 'SMSLeopard Trigger' },
+		inputs: [],
+		outputs: [NodeConnectionTypes.Main],
+		webhooks: [
+			{ name: 'default', httpMethod: 'POST', responseMode: 'onReceived', path: 'smsleopard' },
+			// Meta-style subscription check (hub.challenge), for a provider that forwards Meta's setup.
+			{ name: 'setup', httpMethod: 'GET', responseMode: 'onReceived', path: 'smsleopard' },
+		],
+		properties: triggerProperties,
+	};
+
+	/**
+	 * SMSLeopard has no API to register a webhook: the URL travels with each Send SMS (its
+	 * Delivery Report URL) or is pasted into the account's webhook setting. What activation can do
+	 * is done here: note the trigger as set up, and start (or, on deactivation, drop) the memory of
+	 * reports already seen, so a workflow activated again does not drop a report as a repeat.
+	 */
+	webhookMethods = {
+		default: {
+			async checkExists(this: IHookFunctions): Promise<boolean> {
+				return this.getWorkflowStaticData('node').setUpFor === this.getNodeWebhookUrl('default');
+			},
+			async create(this: IHookFunctions): Promise<boolean> {
+				forget(triggerKey(this));
+				this.getWorkflowStaticData('node').setUpFor = this.getNodeWebhookUrl('default');
+				return true;
+			},
+			async delete(this: IHookFunctions): Promise<boolean> {
+				forget(triggerKey(this));
+				delete this.getWorkflowStaticData('node').setUpFor;
+				return true;
+			},
+		},
+	};
+
+	async webhook(this: IWebhookFunctions): Promise<IWebhookResponseData> {
+		if (this.getWebhookName() === 'setup') return verifySubscription(this);
+		return await receive(this, triggerKey(this));
+	}
+}
+
+/** The trigger's key in the repeat memory: its workflow and node. */
+function triggerKey(context: IHookFunctions | IWebhookFunctions): string {
+	const node = context.getNode();
+	return `${context.getWorkflow().id ?? ''}:${node.id ?? node.name}`;
+}

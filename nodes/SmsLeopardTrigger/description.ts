@@ -1,0 +1,116 @@
+/** The trigger's fields: its secret, which events, which statuses, and the repeat filter. */
+import type { INodeProperties } from 'n8n-workflow';
+
+export const triggerProperties: INodeProperties[] = [
+	{
+		displayName:
+			"Give SMSLeopard the Production URL above: for SMS, as the Delivery Report URL of Send SMS with the same secret as its Delivery Report Secret; for WhatsApp, in your SMSLeopard account's webhook setting. Activate the workflow to receive.",
+		name: 'setupNotice',
+		type: 'notice',
+		default: '',
+	},
+	{
+		displayName: 'Secret',
+		name: 'secret',
+		type: 'string',
+		typeOptions: { password: true },
+		default: '',
+		required: true,
+		description:
+			'A secret of your choosing. Posts that do not carry it get 401 and start nothing. For SMS, use the same text as Delivery Report Secret in Send SMS.',
+	},
+	{
+		displayName: 'Events',
+		name: 'events',
+		type: 'multiOptions',
+		required: true,
+		default: ['smsDeliveryReport', 'whatsappMessage', 'whatsappStatus', 'unrecognised'],
+		options: [
+			{
+				name: 'SMS Delivery Report',
+				value: 'smsDeliveryReport',
+				description: 'Whether an SMS sent with a Delivery Report URL was delivered',
+			},
+			{
+				name: 'Unrecognised Post',
+				value: 'unrecognised',
+				description: 'A post with the secret that is none of the others: its body as received',
+			},
+			{
+				name: 'WhatsApp Message or Reply',
+				value: 'whatsappMessage',
+				description: 'A message from a customer, including a tapped quick-reply button',
+			},
+			{
+				name: 'WhatsApp Message Status',
+				value: 'whatsappStatus',
+				description: 'Sent, delivered, read or failed, for a message you sent',
+			},
+		],
+	},
+	{
+		displayName: 'Statuses',
+		name: 'statuses',
+		type: 'options',
+		default: 'all',
+		description: 'Which delivery reports and message statuses start the workflow',
+		options: [
+			{ name: 'All', value: 'all', description: 'Every status, including queued and sent' },
+			{
+				name: 'Final Only',
+				value: 'final',
+				description: 'Delivered or failed: one execution per message in the usual case',
+			},
+			{ name: 'Delivered Only', value: 'delivered' },
+			{ name: 'Failed Only', value: 'failed', description: 'Undelivered, expired or rejected' },
+		],
+	},
+	{
+		displayName: 'Options',
+		name: 'options',
+		type: 'collection',
+		placeholder: 'Add Option',
+		default: {},
+		options: [
+			{
+				displayName: 'Drop Repeated Reports',
+				name: 'dropRepeats',
+				type: 'boolean',
+				default: true,
+				description:
+					'Whether to drop a report or event whose message ID and status this trigger has already received',
+			},
+			{
+				displayName: 'Secret Presented As',
+				name: 'secretIn',
+				type: 'options',
+				default: 'any',
+				description:
+					'Where posts carry the secret. SMSLeopard does not document it: Any accepts each of the ways below.',
+				options: [
+					{ name: 'Any', value: 'any' },
+					{
+						name: 'Body Field',
+						value: 'bodyField',
+						description: 'For example status_secret, secret or token',
+					},
+					{
+						name: 'Header',
+						value: 'header',
+						description: 'X-Status-Secret, X-Webhook-Secret, X-Secret or Authorization: Bearer',
+					},
+					{
+						name: 'Query Parameter',
+						value: 'query',
+						description: 'Secret=… added to the URL you gave SMSLeopard',
+					},
+					{
+						name: 'Signature',
+						value: 'signature',
+						description: 'X-Hub-Signature-256: an HMAC-SHA256 of the body with the secret',
+					},
+				],
+			},
+		],
+	},
+];

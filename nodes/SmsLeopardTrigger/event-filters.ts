@@ -1,0 +1,31 @@
+/** Which received events start the workflow: the kinds chosen, the statuses chosen, no repeats. */
+import { type WebhookEvent, isFinalOutcome } from '../SmsLeopard/client';
+import { firstTime } from './repeats';
+
+export type StatusFilter = 'all' | 'final' | 'delivered' | 'failed';
+
+export interface EventFilters {
+	kinds: string[];
+	statuses: StatusFilter;
+	dropRepeats: boolean;
+	/** This trigger's key in the repeat memory (workflow and node). */
+	trigger: string;
+}
+
+function statusPasses(event: WebhookEvent, statuses: StatusFilter): boolean {
+	// Inbound messages and unrecognised posts have no status to filter on.
+	if (statuses === 'all' || event.outcome === null) return true;
+	if (statuses === 'final') return isFinalOutcome(event.outcome);
+	return event.outcome === statuses;
+}
+
+export function keptEvents(events: WebhookEvent[], filters: EventFilters): WebhookEvent[] {
+	return events.filter(
+		(event) =>
+			filters.kinds.includes(event.event) &&
+			statusPasses(event, filters.statuses) &&
+			(!filters.dropRepeats ||
+				event.messageId === null ||
+				firstTime(filters.trigger, `${event.event}|${event.messageId}|${event.status ?? ''}`)),
+	);
+}

@@ -1,0 +1,82 @@
+/**
+ * One post to the trigger: 401 without the secret (no execution); otherwise one output item per
+ * event kept by the filters, each with the body as received beside it (the secret removed), and
+ * 200 at once. A post whose events are all filtered out gets 200 and starts nothing.
+ */
+import type { IDataObject, IWebhookFunctions, IWebhookResponseData } from 'n8n-workflow';
+import {
+	type SecretPresentation,
+	type WebhookRequest,
+	carriesSecret,
+	parseWebhookBody,
+	readWebhookEvents,
+	withoutSecret,
+} from '../SmsLeopard/client';
+import { type StatusFilter, keptEvents } from './event-filters';
+
+function refuse(context: IWebhookFunctions, code: number, message: string): IWebhookResponseData {
+	const response = context.getResponseObject();
+	response.status(code).json({ message });
+	return { noWebhookResponse: true };
+}
+
+function requestOf(context: IWebhookFunctions): WebhookRequest {
+	const request = context.getRequestObject() as ReturnType<
+		IWebhookFunctions['getRequestObject']
+	> & {
+		rawBody?: Buffer;
+	};
+	return {
+		body: context.getBodyData(),
+		headers: context.getHeaderData() as WebhookRequest['headers'],
+		query: context.getQueryData() as Record<string, unknown>,
+		rawBody: request.rawBody,
+	};
+}
+
+export async function receive(
+	context: IWebhookFunctions,
+	trigger: string,
+): Promise<IWebhookResponseData> {
+	const secret = String(context.getNodeParameter('secret', ''));
+	const options = context.getNodeParameter('options', {}) as {
+		dropRepeats?: boolean;
+		secretIn?: SecretPresentation;
+	};
+	const request = requestOf(context);
+	if (!carriesSecret(request, secret, options.secretIn ?? 'any')) {
+		// The same answer whatever was wrong: nothing tells a prober how close it came.
+		return refuse(context, 401, 'This post does not carry the SMSLeopard Trigger secret');
+	}
+	const events = keptEvents(readWebhookEvents(request.body), {
+		kinds: context.getNodeParameter('events', []) as string[],
+		statuses: context.getNodeParameter('statuses', 'all') as StatusFilter,
+		dropRepeats: options.dropRepeats !== false,
+		trigger,
+	});
+	if (events.length === 0) return {};
+	const receivedAt = new Date().toISOString();
+	const body = withoutSecret(parseWebhookBody(request.body), secret) as IDataObject;
+	return {
+		workflowData: [
+			events.map((event) => ({ json: { ...(event as unknown as IDataObject), receivedAt, body } })),
+		],
+	};
+}
+
+/**
+ * GET to the trigger's URL: Meta's subscription check (hub.mode, hub.verify_token = the secret,
+ * hub.challenge echoed), for a provider that forwards Meta's webhook setup. Starts nothing.
+ */
+export function verifySubscription(context: IWebhookFunctions): IWebhookResponseData {
+	const query = context.getQueryData() as Record<string, unknown>;
+	const secret = String(context.getNodeParameter('secret', ''));
+	const request: WebhookRequest = { body: {}, headers: {}, query: {} };
+	request.query.token = query['hub.verify_token'];
+	if (query['hub.mode'] !== 'subscribe' || !carriesSecret(request, secret, 'query')) {
+		return refuse(context, 401, 'This request does not carry the SMSLeopard Trigger secret');
+	}
+	const response = context.getResponseObject();
+	response.status(200).send(String(query['hub.challenge'] ?? ''));
+	return { noWebhookResponse: true };
+}

@@ -1,0 +1,245 @@
+/**
+ * SMSLeopard Trigger in real n8n with the packed package: activated workflows on `n8n start`, the
+ * sandbox posting delivery reports to the trigger's production URL for messages another workflow's
+ * Send SMS sent, in each plausible shape and way of presenting the secret; WhatsApp events signed
+ * as Meta signs them; posts without the secret refused; a burst of reports, none lost.
+ * Asserted on n8n's stored executions and the sandbox's log of what it posted.
+ */
+import {
+	N8nRest,
+	type N8nServer,
+	type UserFolder,
+	freePort,
+	packedForThisFile,
+	prepareUserFolder,
+	removeUserFolder,
+	startN8nServer,
+} from './harness';
+import { selectedVersions } from './matrix';
+import { campaignWorkflow, reportsWorkflow } from './workflows/trigger';
+import {
+	REPORT_SECRET_WAYS,
+	REPORT_SHAPES,
+	SMS_UNDELIVERABLE_SUFFIX,
+	type Sandbox,
+	startSandbox,
+} from '../sandbox';
+
+const tarball = packedForThisFile();
+const SECRET = 'trigger-secret-7f3a9c';
+const DELIVERY_MS = 600;
+
+describe.each(selectedVersions())('SMSLeopard Trigger in n8n %s', (version) => {
+	let sandbox: Sandbox;
+	let folder: UserFolder;
+	let server: N8nServer;
+	let rest: N8nRest;
+	let credential: { id: string; name: string };
+	let n8nPort: number;
+
+	beforeAll(async () => {
+		n8nPort = await freePort();
+		sandbox = await startSandbox({ smsDeliveryMs: DELIVERY_MS });
+		folder = await prepareUserFolder({ n8nVersion: version, packageTarball: tarball() });
+		server = await startN8nServer(folder, { port: n8nPort, startTimeoutMs: 240_000 });
+		rest = await N8nRest.owner(server.url);
+		credential = await rest.createCredential('SMSLeopard sandbox', 'smsLeopardApi', {
+			...sandbox.credentialData,
+		});
+	}, 300_000);
+
+	afterAll(async () => {
+		await server?.stop();
+		await sandbox?.stop();
+		if (folder) removeUserFolder(folder);
+	});
+
+	beforeEach(() => sandbox.reset());
+
+	/** Activates the trigger workflow; its URL once n8n answers on it (registration can lag). */
+	async function activeTrigger(parameters: Record<string, unknown> = {}, secret = SECRET) {
+		const trigger = reportsWorkflow(`reports ${Math.random()}`, secret, parameters);
+		const projectId = await rest.personalProjectId();
+		const id = await rest.activateWorkflow({ ...trigger.json, projectId });
+		const url = `${server.url}${trigger.path}`;
+		for (let attempt = 0; attempt < 60; attempt++) {
+			if ((await fetch(url, { method: 'POST', body: '{}' })).status !== 404) return { id, url };
+			await new Promise((resolve) => setTimeout(resolve, 250));
+		}
+		throw new Error(`the trigger at ${url} did not register`);
+	}
+
+	async function sendCampaign(reportUrl: string, phones: string[]): Promise<void> {
+		const path = `campaign-${Math.random().toString(36).slice(2)}`;
+		const projectId = await rest.personalProjectId();
+		await rest.activateWorkflow({
+			...campaignWorkflow(credential, path, reportUrl, SECRET),
+			projectId,
+		});
+		for (let attempt = 0; attempt < 60; attempt++) {
+			const response = await fetch(`${server.url}/webhook/${path}`, {
+				method: 'POST',
+				headers: { 'content-type': 'application/json' },
+				body: JSON.stringify({ phones }),
+			});
+			if (response.status === 200) return;
+			if (response.status !== 404) throw new Error(`campaign: HTTP ${response.status}`);
+			await new Promise((resolve) => setTimeout(resolve, 250));
+		}
+		throw new Error('the campaign webhook did not register');
+	}
+
+	/** The trigger's output items of every settled execution, oldest first. */
+	async function receivedItems(workflowId: string, executions: number) {
+		const settled = await rest.settledExecutions(workflowId, executions);
+		expect(settled).toHaveLength(executions);
+		const details = await Promise.all(settled.map(async (entry) => await rest.execution(entry.id)));
+		for (const detail of details) expect(detail.status).toBe('success');
+		return details
+			.sort((a, b) => Number(a.id) - Number(b.id))
+			.flatMap((detail) =>
+				(detail.runData['SMSLeopard Trigger']?.[0]?.data?.main?.[0] ?? []).map(
+					(item) => item.json as Record<string, unknown>,
+				),
+			);
+	}
+
+	it('receives the delivery reports of messages another workflow sent: sent, then delivered or failed', async () => {
+		const trigger = await activeTrigger();
+		const phones = ['+254722000001', '+254722000002', `+254722000${SMS_UNDELIVERABLE_SUFFIX}`];
+		await sendCampaign(trigger.url, phones);
+		// Each recipient: "sent" half-way, then its final report: six posts, six executions.
+		const items = await receivedItems(trigger.id, 6);
+		const sent = sandbox.state.smsMessages;
+		expect(sent).toHaveLength(3);
+		const finals = items.filter((item) => item.outcome !== 'pending');
+		expect(
+			finals
+				.map((item) => [item.event, item.messageId, item.status, item.outcome, item.number])
+				.sort(),
+		).toEqual(
+			sent
+				.map((message) => [
+					'smsDeliveryReport',
+					message.id,
+					message.number.endsWith(SMS_UNDELIVERABLE_SUFFIX) ? 'UNDELIV' : 'DELIVRD',
+					message.number.endsWith(SMS_UNDELIVERABLE_SUFFIX) ? 'failed' : 'delivered',
+					message.number,
+				])
+				.sort(),
+		);
+		expect(items.filter((item) => item.status === 'sent')).toHaveLength(3);
+		// The body is kept beside the fields, without the secret.
+		expect(items[0].body).toEqual(expect.objectContaining({ id: expect.any(String) }));
+		expect(JSON.stringify(items)).not.toContain(SECRET);
+		expect(sandbox.callbacks.every((post) => post.status === 200)).toBe(true);
+	});
+
+	it.each(REPORT_SHAPES.flatMap((shape) => REPORT_SECRET_WAYS.map((way) => [shape, way])))(
+		'reads %s reports with the secret in the %s, final statuses only',
+		async (shape, way) => {
+			sandbox.setOptions({ reportShape: shape as never, reportSecretIn: way as never });
+			const trigger = await activeTrigger({ statuses: 'final' });
+			await sendCampaign(trigger.url, ['+254722000011', '+254722000012']);
+			// Wrapped reports come one post per request: one execution with both reports.
+			const executions = shape === 'wrapped' ? 1 : 2;
+			await new Promise((resolve) => setTimeout(resolve, DELIVERY_MS * 2));
+			const items = await receivedItems(trigger.id, executions);
+			expect(items.map((item) => [item.outcome, item.messageId]).sort()).toEqual(
+				sandbox.state.smsMessages.map((message) => ['delivered', message.id]).sort(),
+			);
+			// "sent" reports were posted and answered 200, but started nothing.
+			expect(sandbox.callbacks.filter((post) => post.status === 200)).toHaveLength(executions * 2);
+			expect(await rest.executionCount(trigger.id)).toBe(executions);
+		},
+	);
+
+	it('a post without the secret, or with a wrong one, gets 401 and starts nothing', async () => {
+		const trigger = await activeTrigger();
+		const report = { id: 'forged-1', status: 'DELIVRD' };
+		const attempts: Array<{ body: Record<string, string>; headers: Record<string, string> }> = [
+			{ body: report, headers: {} },
+			{ body: { ...report, status_secret: 'guess' }, headers: {} },
+			{ body: report, headers: { 'x-status-secret': `${SECRET}x` } },
+			{ body: report, headers: { authorization: 'Bearer guess' } },
+		];
+		for (const attempt of attempts) {
+			const response = await fetch(trigger.url, {
+				method: 'POST',
+				headers: { 'content-type': 'application/json', ...attempt.headers },
+				body: JSON.stringify(attempt.body),
+			});
+			expect(response.status).toBe(401);
+			expect(await response.text()).not.toContain(SECRET);
+		}
+		const accepted = await fetch(trigger.url, {
+			method: 'POST',
+			headers: { 'content-type': 'application/json' },
+			body: JSON.stringify({ ...report, status_secret: SECRET }),
+		});
+		expect(accepted.status).toBe(200);
+		const items = await receivedItems(trigger.id, 1);
+		expect(items).toEqual([
+			expect.objectContaining({ messageId: 'forged-1', outcome: 'delivered' }),
+		]);
+		// The warm-up posts of activeTrigger carried no secret either.
+		expect(await rest.executionCount(trigger.id)).toBe(1);
+	});
+
+	it('WhatsApp: a quick-reply tap and the statuses of a send, signed as Meta signs them', async () => {
+		const trigger = await activeTrigger({ events: ['whatsappMessage'] });
+		sandbox.setOptions({ whatsappWebhookUrl: trigger.url, whatsappWebhookSecret: SECRET });
+		expect(
+			await sandbox.customerReplies({
+				from: '+254722000021',
+				text: 'Stop promotions',
+				payload: 'stop',
+				to: 'wamid.campaign.1',
+			}),
+		).toBe(200);
+		const items = await receivedItems(trigger.id, 1);
+		expect(items).toEqual([
+			expect.objectContaining({
+				event: 'whatsappMessage',
+				number: '254722000021',
+				quickReplyPayload: 'stop',
+				buttonText: 'Stop promotions',
+				repliedTo: 'wamid.campaign.1',
+			}),
+		]);
+	});
+
+	it('a burst of 1,000 reports starts 1,000 executions, none lost, and 200 repeats start none', async () => {
+		const trigger = await activeTrigger();
+		const post = async (index: number) =>
+			await fetch(trigger.url, {
+				method: 'POST',
+				headers: { 'content-type': 'application/json', 'x-status-secret': SECRET },
+				body: JSON.stringify({ id: `burst-${index % 1000}`, status: 'DELIVRD' }),
+			});
+		const started = Date.now();
+		const statuses: number[] = [];
+		// 1,000 distinct reports and 200 repeats of some of them, 50 posts in flight at a time.
+		const total = 1200;
+		let next = 0;
+		await Promise.all(
+			Array.from({ length: 50 }, async () => {
+				while (next < total) {
+					const index = next++;
+					statuses.push((await post(index)).status);
+				}
+			}),
+		);
+		const elapsedMs = Date.now() - started;
+		expect(statuses.filter((status) => status === 200)).toHaveLength(total);
+		expect(elapsedMs).toBeLessThan(60_000);
+		console.log(`trigger burst on n8n ${version}: ${total} posts answered in ${elapsedMs} ms`);
+		const deadline = Date.now() + 240_000;
+		while ((await rest.executionCount(trigger.id)) < 1000 && Date.now() < deadline) {
+			await new Promise((resolve) => setTimeout(resolve, 1000));
+		}
+		// A moment more: nothing beyond the 1,000 distinct reports may start.
+		await new Promise((resolve) => setTimeout(resolve, 2000));
+		expect(await rest.executionCount(trigger.id)).toBe(1000);
+	}, 400_000);
+});
