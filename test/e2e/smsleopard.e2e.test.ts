@@ -356,14 +356,16 @@ describe.each(selectedVersions())('n8n %s', (version) => {
 		expect(n8n.sandbox.state.sentMessages).toHaveLength(3);
 	});
 
-	it('without Continue On Fail: a clear failure naming the item, and what was sent before it', async () => {
+	it('without Continue On Fail: a bad item stops the run before anything is sent, and the error says so', async () => {
 		const result = await run(workflow('stop on error', [[trigger(), mixedItems, sendFlow()]]));
 		expect(result.ok).toBe(false);
 		const error = JSON.stringify(result.error);
 		expect(error).toContain('Invalid input in item 2 (index 1)');
 		expect(error).toContain('is not a valid phone number');
-		expect(error).toContain(n8n.sandbox.state.sentMessages[0].id);
-		expect(n8n.sandbox.state.sentMessages).toHaveLength(1);
+		// Every item is checked before the first send: nothing half sent, all safe to run again.
+		expect(error).toContain('Sent: none.');
+		expect(error).toContain('safe to run again');
+		expect(n8n.sandbox.state.sentMessages).toHaveLength(0);
 	});
 
 	it('with a wrong API secret: a clear authentication error and no secret anywhere in the output', async () => {

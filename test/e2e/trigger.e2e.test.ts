@@ -186,7 +186,7 @@ describe.each(selectedVersions())('SMSLeopard Trigger in n8n %s', (version) => {
 		expect(await rest.executionCount(trigger.id)).toBe(1);
 	});
 
-	it('WhatsApp: a quick-reply tap and the statuses of a send, signed as Meta signs them', async () => {
+	it('WhatsApp: a quick-reply tap signed as Meta signs is received; a bad signature gets 401', async () => {
 		const trigger = await activeTrigger({ events: ['whatsappMessage'] });
 		sandbox.setOptions({ whatsappWebhookUrl: trigger.url, whatsappWebhookSecret: SECRET });
 		expect(
@@ -197,6 +197,8 @@ describe.each(selectedVersions())('SMSLeopard Trigger in n8n %s', (version) => {
 				to: 'wamid.campaign.1',
 			}),
 		).toBe(200);
+		sandbox.setOptions({ whatsappWebhookSecret: 'not-the-trigger-secret' });
+		expect(await sandbox.customerReplies({ from: '+254722000022', text: 'Hi' })).toBe(401);
 		const items = await receivedItems(trigger.id, 1);
 		expect(items).toEqual([
 			expect.objectContaining({

@@ -5,10 +5,14 @@
  */
 import { DEMO_CREDENTIAL } from '../../scripts/demo-support';
 import { DEMO_SENDER } from '../e2e/workflows/demo';
-import { code, locator, smsLeopard, trigger, workflow } from '../e2e/workflows/build';
+import { code, locator, node, smsLeopard, trigger, workflow } from '../e2e/workflows/build';
+import { TRIGGER_TYPE } from '../e2e/workflows/trigger';
 import { TEMPLATES } from '../sandbox';
 
 export const EDITOR_CHECKS_ID = 'smsleopardEditor1';
+/** The SMSLeopard Trigger's webhook id and secret: its URLs end /<id>/smsleopard. */
+export const TRIGGER_WEBHOOK_ID = '5b1d0c2e-7a43-4e0f-9c1a-2f6e8d3b4a10';
+export const TRIGGER_SECRET = 'editor-trigger-secret-42';
 
 const sender = locator(DEMO_SENDER, 'list', '+254700000001 (phone number ID 110000000000001)');
 
@@ -82,6 +86,13 @@ export function editorChecksWorkflow() {
 		dryRun: true,
 		pricePerPart: 0.9,
 	});
+	const reports = node(
+		'Delivery Reports',
+		TRIGGER_TYPE,
+		1,
+		{ secret: TRIGGER_SECRET },
+		{ webhookId: TRIGGER_WEBHOOK_ID },
+	);
 	return {
 		id: EDITOR_CHECKS_ID,
 		...workflow('SMSLeopard editor checks', [
@@ -93,6 +104,7 @@ export function editorChecksWorkflow() {
 			[customer, usingJson],
 			[customer, sms],
 			[customer, smsDryRun],
+			[reports],
 		]),
 	};
 }

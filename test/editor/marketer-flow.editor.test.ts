@@ -8,7 +8,7 @@ import type { Browser, Locator, Page } from 'playwright-core';
 import { freePort } from '../e2e/harness';
 import { type Editor, startEditor } from '../../scripts/editor';
 import { SENDERS } from '../sandbox';
-import { editorChecksWorkflow } from './editor-checks.workflow';
+import { TRIGGER_SECRET, TRIGGER_WEBHOOK_ID, editorChecksWorkflow } from './editor-checks.workflow';
 import {
 	STEP_TIMEOUT_MS,
 	closeNode,
@@ -325,6 +325,47 @@ test('SMS Dry Run: the editor flags the emoji and a long text; Execute step send
 			.count(),
 	).toBe(0);
 	await screenshot(page, `${ARTIFACTS}/22-sms-long-text-notice.png`);
+	await closeNode(page);
+});
+
+test('SMSLeopard Trigger shows its URLs and receives a test event with the secret', async () => {
+	const ndv = await openCheck('Delivery Reports');
+	// n8n draws a trigger's webhook URLs above its parameters; the test URL is shown first.
+	await ndv.getByText('Webhook URLs', { exact: false }).first().click();
+	const path = `/webhook-test/${TRIGGER_WEBHOOK_ID}/smsleopard`;
+	await ndv.getByText(path, { exact: false }).first().waitFor({ state: 'visible' });
+	await ndv.getByText('Give SMSLeopard the Production URL', { exact: false }).waitFor();
+	await screenshot(page, `${ARTIFACTS}/23-trigger-urls.png`);
+	await ndv.locator('[data-test-id="node-execute-button"]').first().click();
+	await ndv
+		.getByText(/Listening for test event/i)
+		.first()
+		.waitFor({ state: 'visible' });
+	const url = `${editor.server.url}${path}`;
+	const forged = await fetch(url, {
+		method: 'POST',
+		headers: { 'content-type': 'application/json' },
+		body: JSON.stringify({ id: 'forged', status: 'DELIVRD' }),
+	});
+	expect(forged.status).toBe(401);
+	const report = await fetch(url, {
+		method: 'POST',
+		headers: { 'content-type': 'application/json' },
+		body: JSON.stringify({
+			id: 'eb4647b2-2695-4aba-958e-0b39d965f6d0',
+			status: 'UNDELIV',
+			reason: 'Absent subscriber',
+			time: 1795593600,
+			number: '+254712345678',
+			status_secret: TRIGGER_SECRET,
+		}),
+	});
+	expect(report.status).toBe(200);
+	await outputColumns(ndv, ['event', 'messageId', 'status', 'outcome', 'reason', 'number']);
+	const output = await ndv.locator('[data-test-id="output-panel"]').innerText();
+	expect(output).toContain('failed');
+	expect(output).not.toContain(TRIGGER_SECRET);
+	await screenshot(page, `${ARTIFACTS}/24-trigger-test-event.png`);
 	await closeNode(page);
 });
 

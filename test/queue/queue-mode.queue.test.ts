@@ -8,6 +8,7 @@ import { readFileSync } from 'fs';
 
 import { N8nRest, nodeItems, packPackage, removePackedTarball } from '../e2e/harness';
 import { DEMO_PHONES } from '../e2e/workflows/demo';
+import { reportsWorkflow } from '../e2e/workflows/trigger';
 import { type Sandbox, TEMPLATES, startSandbox } from '../sandbox';
 import { killGroup } from './cluster/services';
 import { type QueueCluster, startQueueCluster } from './cluster/queue-cluster';
@@ -125,6 +126,48 @@ it('Send Template to 200 recipients with header media from a file uploaded to th
 	const byProcess = executionsByProcess();
 	expect(byProcess.main).toEqual([]);
 	expect([...byProcess['worker-1'], ...byProcess['worker-2']]).toContain(execution.id);
+});
+
+it('SMSLeopard Trigger: the main receives the reports, workers run them, a post without the secret starts nothing', async () => {
+	const secret = 'queue-trigger-secret-5521';
+	const trigger = reportsWorkflow('queue reports', secret);
+	const id = await rest.activateWorkflow(trigger.json);
+	const url = `${cluster.mainUrl}${trigger.path}`;
+	const report = (index: number, withSecret: boolean) =>
+		fetch(url, {
+			method: 'POST',
+			headers: {
+				'content-type': 'application/json',
+				...(withSecret ? { 'x-status-secret': secret } : {}),
+			},
+			body: JSON.stringify({ id: `queue-report-${index}`, status: 'DELIVRD' }),
+		});
+	// The main registers an activated webhook a moment after the call returns: bounded wait.
+	for (let attempt = 0; attempt < 60 && (await report(-1, false)).status === 404; attempt++) {
+		await new Promise((resolve) => setTimeout(resolve, 250));
+	}
+	expect((await report(-1, false)).status).toBe(401);
+	const statuses = await Promise.all(
+		Array.from({ length: 20 }, async (_, index) => (await report(index, true)).status),
+	);
+	expect(statuses).toEqual(Array.from({ length: 20 }, () => 200));
+	const executions = await rest.settledExecutions(id, 20);
+	expect(executions).toHaveLength(20);
+	const received = await Promise.all(
+		executions.map(async (execution) => {
+			const detail = await rest.execution(execution.id);
+			expect(detail.status).toBe('success');
+			return nodeItems(detail.runData, 'SMSLeopard Trigger').map((item) => item.messageId);
+		}),
+	);
+	expect(received.flat().sort()).toEqual(
+		Array.from({ length: 20 }, (_, index) => `queue-report-${index}`).sort(),
+	);
+	const byProcess = executionsByProcess();
+	const ids = executions.map((execution) => execution.id);
+	expect(byProcess.main.filter((entry) => ids.includes(entry))).toEqual([]);
+	const onWorkers = [...byProcess['worker-1'], ...byProcess['worker-2']];
+	expect(ids.every((entry) => onWorkers.includes(entry))).toBe(true);
 });
 
 it('every operation once, on a worker', async () => {
