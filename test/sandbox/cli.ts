@@ -1,5 +1,11 @@
 // `npm run sandbox -- [flags]`: the sandbox as a standalone local service, for demos and manual
 // runs of the node against it. Logs one line per request (never headers or bodies).
+import {
+	REPORT_SECRET_WAYS,
+	REPORT_SHAPES,
+	type ReportSecretIn,
+	type ReportShape,
+} from './callbacks';
 import { startSandbox, type SandboxOptions } from './index';
 import {
 	LIMITER_MODELS,
@@ -42,6 +48,10 @@ const USAGE = `Usage: npm run sandbox -- [flags]
   --burst-429 N        the next N requests get 429 with Retry-After: 1
   --burst-429-retry-after V  the Retry-After of those 429s: seconds, an HTTP date, or none
   --sms-delivery-ms MS an SMS is reported sent half-way and delivered after MS (default 2000)
+  --report-shape S     delivery reports posted to status_url as flat (default), wrapped or form
+  --report-secret-in W the report's status_secret in the body (default), a header or the query
+  --whatsapp-webhook-url URL  post WhatsApp statuses of template sends there (Meta's shape)
+  --whatsapp-webhook-secret S signs those posts (X-Hub-Signature-256)
   --help               this text`;
 
 function fail(message: string): never {
@@ -144,6 +154,28 @@ export function parseArgs(argv: string[]): SandboxOptions {
 				break;
 			case '--sms-delivery-ms':
 				options.smsDeliveryMs = number(flag, value());
+				break;
+			case '--report-shape': {
+				const shape = value();
+				if (!REPORT_SHAPES.includes(shape as ReportShape)) {
+					fail(`${flag} needs ${REPORT_SHAPES.join(', ')}`);
+				}
+				options.reportShape = shape as ReportShape;
+				break;
+			}
+			case '--report-secret-in': {
+				const way = value();
+				if (!REPORT_SECRET_WAYS.includes(way as ReportSecretIn)) {
+					fail(`${flag} needs ${REPORT_SECRET_WAYS.join(', ')}`);
+				}
+				options.reportSecretIn = way as ReportSecretIn;
+				break;
+			}
+			case '--whatsapp-webhook-url':
+				options.whatsappWebhookUrl = value();
+				break;
+			case '--whatsapp-webhook-secret':
+				options.whatsappWebhookSecret = value();
 				break;
 			case '--burst-429-retry-after': {
 				const retryAfter = value();

@@ -1,6 +1,6 @@
 /**
- * What SMSLeopard posts back, read into stable events. The shapes are not documented (docs/api.md
- * "Callbacks"), so the reader takes the plausible family rather than one guess: a JSON or
+ * What SMSLeopard posts back, read into stable events. The shapes are not documented
+ * (docs/api.md "Callbacks"), so the reader takes the plausible family rather than one guess: a JSON or
  * form-encoded body; one report, an array of them, or either under a wrapper key (`data`,
  * `reports`, ...); field names in snake_case or camelCase with the usual synonyms; Meta's WhatsApp
  * Cloud API webhook body (`entry[].changes[].value.messages[]` and `statuses[]`) as many providers
