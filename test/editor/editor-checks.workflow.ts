@@ -75,7 +75,16 @@ export function editorChecksWorkflow() {
 		recipient: '={{ $json.phone }}',
 		message: '=Hi {{ $json.name }}, your order {{ $json.order }} is ready for pick-up.',
 	});
+	// Three customers, the second with a typo in the phone: with Stop Workflow nothing is sent.
+	const typo = code(
+		'Customers With A Typo',
+		"[{ json: { phone: '+254712000001' } }, { json: { phone: '12' } }, { json: { phone: '+254712000003' } }]",
+	);
+	const badPhone = sendTemplate('Bad Phone', TEMPLATES.flow.id, 'book_flow (en_US, MARKETING)', {
+		variablesMode: 'define',
+	});
 	// Dry Run of a customized text with an emoji: the UCS-2 notice, then the totals after a run.
+	// Node version 1.2: the output keeps the input item's fields (Include Input Fields).
 	const smsDryRun = smsLeopard('SMS Dry Run', DEMO_CREDENTIAL, {
 		resource: 'message',
 		operation: 'sendSms',
@@ -86,6 +95,7 @@ export function editorChecksWorkflow() {
 		dryRun: true,
 		pricePerPart: 0.9,
 	});
+	smsDryRun.typeVersion = 1.2;
 	const reports = node(
 		'Delivery Reports',
 		TRIGGER_TYPE,
@@ -104,6 +114,7 @@ export function editorChecksWorkflow() {
 			[customer, usingJson],
 			[customer, sms],
 			[customer, smsDryRun],
+			[trigger('Start Typo'), typo, badPhone],
 			[reports],
 		]),
 	};

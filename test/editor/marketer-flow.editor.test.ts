@@ -117,11 +117,13 @@ test('a document-header template asks for its media where the fields are', async
 	await closeNode(page);
 });
 
-test('the node panel finds SMSLeopard', async () => {
+test('the node panel finds SMSLeopard by name and by what a marketer wants: "send sms", "balance"', async () => {
 	await page.locator('[data-test-id="node-creator-plus-button"]').click();
 	const creator = page.locator('[data-test-id="node-creator"]');
-	await creator.locator('input').first().fill('SMSLeopard');
-	await creator.getByText('SMSLeopard', { exact: true }).first().waitFor({ state: 'visible' });
+	for (const words of ['send sms', 'balance', 'delivery report', 'SMSLeopard']) {
+		await creator.locator('input').first().fill(words);
+		await creator.getByText('SMSLeopard', { exact: true }).first().waitFor({ state: 'visible' });
+	}
 	await screenshot(page, `${ARTIFACTS}/06-node-panel-search.png`);
 	await page.keyboard.press('Escape');
 });
@@ -296,6 +298,23 @@ test('changing the Sender Number clears the template, and the fields area says w
 	await closeNode(page);
 });
 
+test('a bad phone in the second of three items: Execute step stops before anything is sent, and says so', async () => {
+	const ndv = await openCheck('Bad Phone');
+	const sendsBefore = editor.sandbox.state.sentMessages.length;
+	await ndv.locator('[data-test-id="node-execute-button"]').first().click();
+	await ndv
+		.getByText('Invalid input in item 2', { exact: false })
+		.first()
+		.waitFor({ state: 'visible', timeout: 120_000 });
+	const shown = await ndv.locator('[data-test-id="output-panel"]').innerText();
+	expect(shown).toContain('is not a valid phone number');
+	expect(shown).toContain('Sent: none.');
+	expect(shown).toContain('safe to run again');
+	expect(editor.sandbox.state.sentMessages.length).toBe(sendsBefore);
+	await screenshot(page, `${ARTIFACTS}/25-bad-item-nothing-sent.png`);
+	await closeNode(page);
+});
+
 test('SMS Dry Run: the editor flags the emoji and a long text; Execute step sends nothing and shows the totals', async () => {
 	const ndv = await openCheck('SMS Dry Run');
 	await ndv
@@ -310,7 +329,8 @@ test('SMS Dry Run: the editor flags the emoji and a long text; Execute step send
 		)
 		.first()
 		.waitFor({ state: 'visible' });
-	await outputColumns(ndv, ['dryRun', 'message', 'parts', 'encoding', 'estimatedCost']);
+	// Node version 1.2 keeps the input item's fields (name, phone, order) beside the result.
+	await outputColumns(ndv, ['name', 'order', 'dryRun', 'message', 'parts', 'estimatedCost']);
 	expect(editor.sandbox.state.smsMessages.length).toBe(sendsBefore);
 	await screenshot(page, `${ARTIFACTS}/21-sms-dry-run.png`);
 	// A long GSM text typed in: the emoji notice goes, the long-text notice comes.

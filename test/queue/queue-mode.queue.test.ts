@@ -87,6 +87,32 @@ function executionsByProcess(): Record<string, string[]> {
 	return result;
 }
 
+/** The most send requests the sandbox accepted within any one second. */
+function busiestSecond(): number {
+	const times = sandbox.requests
+		.filter(
+			(request) => request.path.endsWith('/send') && request.status > 0 && request.status < 400,
+		)
+		.map((request) => request.receivedAt)
+		.sort((a, b) => a - b);
+	let busiest = 0;
+	for (let last = 0, first = 0; last < times.length; last++) {
+		while (times[last] - times[first] >= 1000) first++;
+		busiest = Math.max(busiest, last - first + 1);
+	}
+	return busiest;
+}
+
+/** From the first accepted send to the last, in ms. */
+function parallelMsOf(): number {
+	const times = sandbox.requests
+		.filter(
+			(request) => request.path.endsWith('/send') && request.status > 0 && request.status < 400,
+		)
+		.map((request) => request.receivedAt);
+	return Math.max(...times) - Math.min(...times);
+}
+
 function duplicates(values: string[]): string[] {
 	const seen = new Set<string>();
 	return values.filter((value) => (seen.has(value) ? true : (seen.add(value), false)));
@@ -238,7 +264,11 @@ it('10 executions at once over both workers against a 100 requests/s limit: no f
 	const singleMs = Date.now() - started;
 	const single429 = sandbox.requests.filter((request) => request.status === 429).length;
 	expect(sandbox.state.sentMessages).toHaveLength(400);
+	expect(busiestSecond()).toBeLessThanOrEqual(100);
+	// reset() restores the start options: the limit must be set again, or the 10 executions below
+	// would run against no limit at all (as they once did, 400 sends in 870 ms, no 429).
 	sandbox.reset();
+	sandbox.setOptions({ rateLimitPerSecond: 100 });
 
 	started = Date.now();
 	const responses = await Promise.all(
@@ -264,6 +294,10 @@ it('10 executions at once over both workers against a 100 requests/s limit: no f
 	expect(failedItems).toBe(0);
 	expect(sandbox.state.sentMessages).toHaveLength(400);
 	expect(duplicates(sentTo())).toEqual([]);
+	// The limit was in force and met: no second saw more than 100 accepted sends, so 400 sends
+	// cannot have taken less than 3 s.
+	expect(busiestSecond()).toBeLessThanOrEqual(100);
+	expect(parallelMsOf()).toBeGreaterThanOrEqual(3000);
 	const byProcess = executionsByProcess();
 	const ids = executions.map((execution) => execution.id);
 	const perWorker = cluster.workers.map(
