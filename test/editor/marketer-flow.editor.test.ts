@@ -333,6 +333,7 @@ test('SMS Dry Run: the editor flags the emoji and a long text; Execute step send
 	await outputColumns(ndv, ['name', 'order', 'dryRun', 'message', 'parts', 'estimatedCost']);
 	expect(editor.sandbox.state.smsMessages.length).toBe(sendsBefore);
 	await screenshot(page, `${ARTIFACTS}/21-sms-dry-run.png`);
+	await screenshot(page, 'docs/sms-dry-run.png');
 	// A long GSM text typed in: the emoji notice goes, the long-text notice comes.
 	const message = parameter(ndv, 'message').locator('textarea, input').first();
 	await message.fill('a'.repeat(170));
@@ -386,6 +387,7 @@ test('SMSLeopard Trigger shows its URLs and receives a test event with the secre
 	expect(output).toContain('failed');
 	expect(output).not.toContain(TRIGGER_SECRET);
 	await screenshot(page, `${ARTIFACTS}/24-trigger-test-event.png`);
+	await screenshot(page, 'docs/trigger-test-event.png');
 	await closeNode(page);
 });
 
