@@ -8,6 +8,7 @@ import {
 	type SecretPresentation,
 	type WebhookRequest,
 	carriesSecret,
+	matchesSecret,
 	parseWebhookBody,
 	readWebhookEvents,
 	withoutSecret,
@@ -27,7 +28,9 @@ function requestOf(context: IWebhookFunctions): WebhookRequest {
 		rawBody?: Buffer;
 	};
 	return {
-		body: context.getBodyData(),
+		// Parsed once here (a JSON or form text in a text body): the secret check, the reader and
+		// the kept body all read this.
+		body: parseWebhookBody(context.getBodyData()),
 		headers: context.getHeaderData() as WebhookRequest['headers'],
 		query: context.getQueryData() as Record<string, unknown>,
 		rawBody: request.rawBody,
@@ -56,7 +59,7 @@ export async function receive(
 	});
 	if (events.length === 0) return {};
 	const receivedAt = new Date().toISOString();
-	const body = withoutSecret(parseWebhookBody(request.body), secret) as IDataObject;
+	const body = withoutSecret(request.body, secret) as IDataObject;
 	return {
 		workflowData: [
 			events.map((event) => ({ json: { ...(event as unknown as IDataObject), receivedAt, body } })),
@@ -71,9 +74,7 @@ export async function receive(
 export function verifySubscription(context: IWebhookFunctions): IWebhookResponseData {
 	const query = context.getQueryData() as Record<string, unknown>;
 	const secret = String(context.getNodeParameter('secret', ''));
-	const request: WebhookRequest = { body: {}, headers: {}, query: {} };
-	request.query.token = query['hub.verify_token'];
-	if (query['hub.mode'] !== 'subscribe' || !carriesSecret(request, secret, 'query')) {
+	if (query['hub.mode'] !== 'subscribe' || !matchesSecret(query['hub.verify_token'], secret)) {
 		return refuse(context, 401, 'This request does not carry the SMSLeopard Trigger secret');
 	}
 	const response = context.getResponseObject();

@@ -18,39 +18,54 @@ export interface DryRun {
 	price?: number;
 }
 
-/** The Dry Run switch and its price field for one operation; `unit` is "part" or "message". */
-export function dryRunFields(unit: 'part' | 'message'): INodeProperties[] {
-	const priceName = unit === 'part' ? 'pricePerPart' : 'pricePerMessage';
+export type DryRunUnit = 'part' | 'message';
+
+/** What differs between the two units: the price field, and how the switch and price are told. */
+const UNITS: Record<
+	DryRunUnit,
+	{ priceField: string; priceLabel: string; checks: string; priceOf: string }
+> = {
+	part: {
+		priceField: 'pricePerPart',
+		priceLabel: 'Price per Part',
+		checks: 'check every item and count its SMS parts and cost without sending anything',
+		priceOf: 'one SMS part',
+	},
+	message: {
+		priceField: 'pricePerMessage',
+		priceLabel: 'Price per Message',
+		checks: 'check every item against its template without sending or uploading anything',
+		priceOf: 'one template message',
+	},
+};
+
+/** The Dry Run switch and its price field for one operation. */
+export function dryRunFields(unit: DryRunUnit): INodeProperties[] {
+	const { priceField, priceLabel, checks, priceOf } = UNITS[unit];
 	return [
 		{
 			displayName: 'Dry Run',
 			name: 'dryRun',
 			type: 'boolean',
 			default: false,
-			description:
-				unit === 'part'
-					? 'Whether to check every item and count its SMS parts and cost without sending anything. The output shows what each recipient would get; the totals appear above it.'
-					: 'Whether to check every item against its template without sending or uploading anything. The output shows what each recipient would get; the totals appear above it.',
+			description: `Whether to ${checks}. The output shows what each recipient would get; the totals appear above it.`,
 		},
 		{
-			displayName: unit === 'part' ? 'Price per Part' : 'Price per Message',
-			name: priceName,
+			displayName: priceLabel,
+			name: priceField,
 			type: 'number',
 			typeOptions: { minValue: 0, numberPrecision: 4 },
 			default: 0,
-			description:
-				unit === 'part'
-					? "What one SMS part costs you, in your account's currency, to estimate the cost (SMSLeopard does not give prices before sending). 0: the cost is shown as unknown."
-					: "What one template message costs you, in your account's currency, to estimate the cost (SMSLeopard does not give prices before sending). 0: the cost is shown as unknown.",
+			description: `What ${priceOf} costs you, in your account's currency, to estimate the cost (SMSLeopard does not give prices before sending). 0: the cost is shown as unknown.`,
 			displayOptions: { show: { dryRun: [true] } },
 		},
 	];
 }
 
 /** Read once per run, from the first item: a run either sends or it does not. */
-export function readDryRun(context: IExecuteFunctions, unit: 'part' | 'message'): DryRun {
+export function readDryRun(context: IExecuteFunctions, unit: DryRunUnit): DryRun {
 	if (context.getNodeParameter('dryRun', 0, false) !== true) return { on: false };
-	const field = unit === 'part' ? 'pricePerPart' : 'pricePerMessage';
+	const field = UNITS[unit].priceField;
 	const price = readNumber(context.getNodeParameter(field, 0, 0), 0, { min: 0 });
 	if (!price.ok) throw new SmsLeopardValidationError([{ field, message: price.problem }]);
 	return { on: true, ...(price.value > 0 ? { price: price.value } : {}) };
@@ -58,20 +73,18 @@ export function readDryRun(context: IExecuteFunctions, unit: 'part' | 'message')
 
 /** The cost fields of one item's dry-run output. */
 export function estimatedCost(dryRun: DryRun, count: number): IDataObject {
-	return {
-		estimatedCost: dryRun.price === undefined ? null : roundMoney(dryRun.price * count),
-	};
+	return { estimatedCost: costOf(dryRun, count) };
 }
 
-// Prices such as 0.8 times 3 give 2.4000000000000004 in floating point.
-function roundMoney(value: number): number {
-	return Math.round(value * 1e6) / 1e6;
+/** Price times count, rounded: 0.8 times 3 is 2.4, not 2.4000000000000004. Null without a price. */
+function costOf(dryRun: DryRun, count: number): number | null {
+	return dryRun.price === undefined ? null : Math.round(dryRun.price * count * 1e6) / 1e6;
 }
 
 /** One line for the run: counts, parts, cost, refusals, and that nothing was sent. */
 export function dryRunSummary(
 	dryRun: DryRun,
-	unit: 'part' | 'message',
+	unit: DryRunUnit,
 	outcomes: Array<ItemOutcome | undefined>,
 ): string {
 	const results = outcomes.flatMap((outcome) => (outcome?.ok ? outcome.results : []));
@@ -84,8 +97,8 @@ export function dryRunSummary(
 			: `${messages} template message${messages === 1 ? '' : 's'}`;
 	const cost =
 		dryRun.price === undefined
-			? `cost unknown: set ${unit === 'part' ? 'Price per Part' : 'Price per Message'} to estimate it`
-			: `estimated cost ${roundMoney(dryRun.price * (unit === 'part' ? parts : messages))} at ${dryRun.price} per ${unit}`;
+			? `cost unknown: set ${UNITS[unit].priceLabel} to estimate it`
+			: `estimated cost ${costOf(dryRun, unit === 'part' ? parts : messages)} at ${dryRun.price} per ${unit}`;
 	const refusals = refused
 		? `; ${refused} item${refused === 1 ? '' : 's'} refused (see the output)`
 		: '';

@@ -1,7 +1,7 @@
 /** What every operation file exports, and what the router hands it. */
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import type { ExecutionState } from '../helpers/execution-state';
-import type { DryRun } from './dry-run';
+import type { DryRun, DryRunUnit } from './dry-run';
 
 export type { ExecutionState } from '../helpers/execution-state';
 
@@ -28,7 +28,7 @@ export interface BatchRun {
 export interface ItemOperation<Prepared = unknown> {
 	description: INodeProperties[];
 	/** Offers Dry Run, its cost counted per SMS part or per message. */
-	dryRunUnit?: 'part' | 'message';
+	dryRunUnit?: DryRunUnit;
 	prepare?(this: IExecuteFunctions, itemIndex: number, state: ExecutionState): Promise<Prepared>;
 	/** In a dry run, instead of `execute`: what the prepared item would send, sending nothing. */
 	preview?(
@@ -52,7 +52,7 @@ export interface ItemOperation<Prepared = unknown> {
  */
 export interface BatchOperation {
 	description: INodeProperties[];
-	dryRunUnit?: 'part' | 'message';
+	dryRunUnit?: DryRunUnit;
 	executeBatch(
 		this: IExecuteFunctions,
 		state: ExecutionState,

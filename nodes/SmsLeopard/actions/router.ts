@@ -12,12 +12,13 @@ import { clientForNode } from '../transport/client-for-node';
 import { CREDENTIAL_TYPE } from '../transport/n8n-transport';
 import { type ExecutionState, newExecutionState } from '../helpers/execution-state';
 import { runPool } from '../helpers/worker-pool';
+import { noteOncePerRun } from '../helpers/run-notes';
 import { type ItemOutcome, isBatchOperation } from './operation';
 import { readRequestOptions } from './request-options';
 import { withInputFields } from './include-input-fields';
 import { resources } from './resources';
 import { summariseRun } from './run-summary';
-import { type DryRun, dryRunSummary, readDryRun } from './dry-run';
+import { type DryRun, type DryRunUnit, dryRunSummary, readDryRun } from './dry-run';
 
 export async function route(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 	const items = this.getInputData();
@@ -132,17 +133,13 @@ export async function route(this: IExecuteFunctions): Promise<INodeExecutionData
 		}
 	}
 	if (dryRun.on && handler.dryRunUnit) {
-		this.addExecutionHints({
-			message: dryRunSummary(dryRun, handler.dryRunUnit, outcomes),
-			type: 'info',
-			location: 'outputPane',
-		});
+		noteOncePerRun(this, state, dryRunSummary(dryRun, handler.dryRunUnit, outcomes));
 	}
 	return [output];
 }
 
 /** Dry Run as the operation offers it; a bad price is an error on the first item. */
-function readDryRunOf(context: IExecuteFunctions, unit: 'part' | 'message' | undefined): DryRun {
+function readDryRunOf(context: IExecuteFunctions, unit: DryRunUnit | undefined): DryRun {
 	if (!unit) return { on: false };
 	try {
 		return readDryRun(context, unit);

@@ -79,5 +79,6 @@ export {
 	type SecretPresentation,
 	type WebhookRequest,
 	carriesSecret,
+	matchesSecret,
 	withoutSecret,
 } from './webhook-secret';

@@ -98,6 +98,11 @@ const CHECKS: Record<Exclude<SecretPresentation, 'any'>, typeof viaBody> = {
 	signature: viaSignature,
 };
 
+/** One presented value against the secret set; an empty secret setting matches nothing. */
+export function matchesSecret(given: unknown, secret: string): boolean {
+	return secret !== '' && sameText(given, secret);
+}
+
 export function carriesSecret(
 	request: WebhookRequest,
 	secret: string,

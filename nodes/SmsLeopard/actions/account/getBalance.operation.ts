@@ -1,7 +1,8 @@
 /** Account > Get Balance: what is left to send SMS with, in the account's currency. */
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import type { ExecutionState } from '../../helpers/execution-state';
-import { CONVERTED_BALANCE_NOTE, noteOncePerRun } from '../currency-notes';
+import { CONVERTED_BALANCE_NOTE } from '../currency-notes';
+import { noteOncePerRun } from '../../helpers/run-notes';
 
 export const description: INodeProperties[] = [];
 

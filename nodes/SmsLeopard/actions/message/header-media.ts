@@ -4,6 +4,7 @@
  * without uploading; the upload happens only once the item passed its checks. Uploads are shared
  * across the items of one execution: the same file for the same sender is uploaded once.
  */
+import { noteOncePerRun } from '../../helpers/run-notes';
 import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { inputBinaryField } from '../common.fields';
 import {
@@ -74,14 +75,12 @@ export function noteIgnoredHeaderMedia(
 	template: TemplateDescription,
 ): void {
 	const choice = context.getNodeParameter('headerMedia', itemIndex, 'none') as string;
-	const key = `ignored-header-media:${template.id}`;
-	if (choice === 'none' || state.noticesGiven.has(key)) return;
-	state.noticesGiven.add(key);
-	context.addExecutionHints({
-		message: `Header Media was ignored: template "${echo(template.name)}" has no document, image or video header. Set Header Media to None to remove this notice.`,
-		type: 'info',
-		location: 'outputPane',
-	});
+	if (choice === 'none') return;
+	noteOncePerRun(
+		context,
+		state,
+		`Header Media was ignored: template "${echo(template.name)}" has no document, image or video header. Set Header Media to None to remove this notice.`,
+	);
 }
 
 export interface HeaderMediaPlan {

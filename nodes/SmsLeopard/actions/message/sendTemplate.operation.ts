@@ -37,7 +37,8 @@ import { senderNumberField, templateField } from '../common.fields';
 import type { ExecutionState } from '../../helpers/execution-state';
 import { showOnlyFor } from '../display-options';
 import { type DryRun, dryRunFields, estimatedCost } from '../dry-run';
-import { TEMPLATE_COST_CURRENCY_NOTE, noteOncePerRun } from '../currency-notes';
+import { TEMPLATE_COST_CURRENCY_NOTE } from '../currency-notes';
+import { noteOncePerRun } from '../../helpers/run-notes';
 
 const show = { resource: ['message'], operation: ['sendTemplate'] };
 

@@ -46,6 +46,16 @@ function maybeSent(error: unknown, itemIndexes: number[]): SmsLeopardUnconfirmed
 	);
 }
 
+/** How a recipient's text is counted, the same in a send's output and in a dry run's. */
+function partsFields(segments: SmsSegments): IDataObject {
+	return {
+		parts: segments.parts,
+		encoding: segments.encoding,
+		characters: segments.length,
+		...(segments.nonGsmCharacters.length ? { nonGsmCharacters: segments.nonGsmCharacters } : {}),
+	};
+}
+
 function resultJson(
 	recipient: string,
 	segments: SmsSegments,
@@ -57,10 +67,7 @@ function resultJson(
 		number: answered.number ?? recipient,
 		messageId: answered.id,
 		status: answered.status,
-		parts: segments.parts,
-		encoding: segments.encoding,
-		characters: segments.length,
-		...(segments.nonGsmCharacters.length ? { nonGsmCharacters: segments.nonGsmCharacters } : {}),
+		...partsFields(segments),
 		cost: answered.cost ?? null,
 		currency: currency ?? null,
 		...(answered.notes ? { notes: answered.notes } : {}),
@@ -86,12 +93,7 @@ export function previewPlannedRequest(
 					recipient: destination.number,
 					number: destination.number,
 					message: destination.message ?? request.body.message,
-					parts: segments.parts,
-					encoding: segments.encoding,
-					characters: segments.length,
-					...(segments.nonGsmCharacters.length
-						? { nonGsmCharacters: segments.nonGsmCharacters }
-						: {}),
+					...partsFields(segments),
 					...estimatedCost(dryRun, segments.parts),
 					request: index + 1,
 				},
