@@ -6,18 +6,9 @@
  * manual trigger would need a node that does not ship to produce the uploaded files.
  * Asserted on the sandbox's request log and the execution n8n stored.
  */
-import {
-	type ExecutionDetail,
-	N8nRest,
-	type N8nServer,
-	type UserFolder,
-	nodeItems,
-	packedForThisFile,
-	prepareUserFolder,
-	removeUserFolder,
-	startN8nServer,
-} from './harness';
+import { type ExecutionDetail, nodeItems, packedForThisFile } from './harness';
 import { selectedVersions } from './matrix';
+import { useServedN8n } from './sandboxed-n8n';
 import {
 	EXAMPLE_CREDENTIAL_NAME,
 	type ExampleFile,
@@ -25,7 +16,7 @@ import {
 	readExample,
 	readSample,
 } from './workflows/examples';
-import { CONTACTS, type Sandbox, TEMPLATES, startSandbox } from '../sandbox';
+import { CONTACTS, TEMPLATES } from '../sandbox';
 
 const tarball = packedForThisFile();
 
@@ -53,28 +44,7 @@ async function formPageOpens(url: string): Promise<void> {
 }
 
 describe.each(selectedVersions())('n8n %s', (version) => {
-	let sandbox: Sandbox;
-	let folder: UserFolder;
-	let server: N8nServer;
-	let rest: N8nRest;
-
-	beforeAll(async () => {
-		sandbox = await startSandbox();
-		folder = await prepareUserFolder({ n8nVersion: version, packageTarball: tarball() });
-		server = await startN8nServer(folder, { startTimeoutMs: 240_000 });
-		rest = await N8nRest.owner(server.url);
-		await rest.createCredential(EXAMPLE_CREDENTIAL_NAME, 'smsLeopardApi', {
-			...sandbox.credentialData,
-		});
-	}, 300_000);
-
-	afterAll(async () => {
-		await server?.stop();
-		await sandbox?.stop();
-		if (folder) removeUserFolder(folder);
-	});
-
-	beforeEach(() => sandbox.reset());
+	const n8n = useServedN8n(version, tarball, { credentialName: EXAMPLE_CREDENTIAL_NAME });
 
 	/**
 	 * Saves and activates the example, submits its form (values in the order of its fields, as the
@@ -87,9 +57,9 @@ describe.each(selectedVersions())('n8n %s', (version) => {
 		const workflow = readExample(file);
 		// Saved into the owner's project as the editor does: n8n 1.x finds a credential by name only
 		// when the project is named.
-		const projectId = await rest.personalProjectId();
-		const id = await rest.activateWorkflow({ ...workflow, projectId });
-		const stored = await rest.workflow(id);
+		const projectId = await n8n.rest.personalProjectId();
+		const id = await n8n.rest.activateWorkflow({ ...workflow, projectId });
+		const stored = await n8n.rest.workflow(id);
 		// Every SMSLeopard node now points at the credential created above, found by its name.
 		for (const entry of stored.nodes as Array<{ credentials?: Record<string, { id?: string }> }>) {
 			if (entry.credentials) expect(entry.credentials.smsLeopardApi.id).toEqual(expect.any(String));
@@ -104,7 +74,7 @@ describe.each(selectedVersions())('n8n %s', (version) => {
 					value.fileName,
 				);
 		});
-		const formUrl = `${server.url}/form/${formPath(workflow)}`;
+		const formUrl = `${n8n.server.url}/form/${formPath(workflow)}`;
 		await formPageOpens(formUrl);
 		const response = await fetch(formUrl, {
 			method: 'POST',
@@ -112,10 +82,10 @@ describe.each(selectedVersions())('n8n %s', (version) => {
 		});
 		if (response.status !== 200)
 			throw new Error(
-				`form: HTTP ${response.status} ${await response.text()}\n${server.logs().slice(-3000)}`,
+				`form: HTTP ${response.status} ${await response.text()}\n${n8n.server.logs().slice(-3000)}`,
 			);
-		const [execution] = await rest.settledExecutions(id, 1);
-		const detail = await rest.execution(execution.id);
+		const [execution] = await n8n.rest.settledExecutions(id, 1);
+		const detail = await n8n.rest.execution(execution.id);
 		if (detail.status !== 'success') {
 			throw new Error(`${file} ended ${detail.status}: ${JSON.stringify(detail.error)}`);
 		}
@@ -129,12 +99,12 @@ describe.each(selectedVersions())('n8n %s', (version) => {
 			{ content: INVOICE_PDF, fileName: 'invoice-march.pdf', type: 'application/pdf' },
 		]);
 
-		const uploads = sandbox.requests.filter((request) => request.path.endsWith('/media'));
+		const uploads = n8n.sandbox.requests.filter((request) => request.path.endsWith('/media'));
 		expect(uploads).toHaveLength(1);
 		const [media] = nodeItems(detail.runData, 'Upload Invoice');
 		expect(media).toMatchObject({ mime_type: 'application/pdf' });
 
-		const sends = sandbox.state.sentMessages;
+		const sends = n8n.sandbox.state.sentMessages;
 		expect(sends).toHaveLength(customers.length);
 		expect(sends.map((message) => message.templateId)).toEqual(
 			customers.map(() => TEMPLATES.documentHeader.id),
@@ -144,7 +114,7 @@ describe.each(selectedVersions())('n8n %s', (version) => {
 			customers.map((row) => `${row.invoice}.pdf`).sort(),
 		);
 		// Each recipient once, whatever way the sheet writes the number.
-		expect(Object.values(sandbox.state.sendCountByDestination)).toEqual(customers.map(() => 1));
+		expect(Object.values(n8n.sandbox.state.sendCountByDestination)).toEqual(customers.map(() => 1));
 
 		const rows = nodeItems(detail.runData, 'Send Invoice');
 		expect(rows.map((row) => row.recipient)).toEqual(customers.map((row) => row.phone));
@@ -160,7 +130,9 @@ describe.each(selectedVersions())('n8n %s', (version) => {
 			'wanjiku@example.com',
 		]);
 
-		const creates = sandbox.requests.filter((request) => request.path === '/v1/contacts/create');
+		const creates = n8n.sandbox.requests.filter(
+			(request) => request.path === '/v1/contacts/create',
+		);
 		expect(creates).toHaveLength(1);
 		expect(creates[0].body).toMatchObject({
 			name: 'Wanjiku Mwangi',
@@ -169,10 +141,10 @@ describe.each(selectedVersions())('n8n %s', (version) => {
 			custom_metadata: { fields: [{ name: 'signup_source', value: 'n8n form' }] },
 		});
 		const [contact] = nodeItems(detail.runData, 'Save Contact');
-		expect(sandbox.state.contacts.some((entry) => entry.id === contact.id)).toBe(true);
+		expect(n8n.sandbox.state.contacts.some((entry) => entry.id === contact.id)).toBe(true);
 
-		expect(sandbox.state.sentMessages).toHaveLength(1);
-		const [welcome] = sandbox.state.sentMessages;
+		expect(n8n.sandbox.state.sentMessages).toHaveLength(1);
+		const [welcome] = n8n.sandbox.state.sentMessages;
 		expect(welcome).toMatchObject({
 			templateId: TEMPLATES.textHeader.id,
 			destination: contact.phone_number,
@@ -201,12 +173,14 @@ describe.each(selectedVersions())('n8n %s', (version) => {
 			{ content: readSample('contacts.csv'), fileName: 'contacts.csv', type: 'text/csv' },
 		]);
 
-		const deletes = sandbox.requests.filter((request) => request.method === 'DELETE');
+		const deletes = n8n.sandbox.requests.filter((request) => request.method === 'DELETE');
 		expect(deletes.map((request) => request.path)).toEqual(
 			unsubscribed.map((row) => `/v1/contacts/${row.contact_id}`),
 		);
-		expect(sandbox.state.contacts.map((contact) => contact.id)).not.toContain(CONTACTS.brian.id);
-		expect(sandbox.state.contacts.map((contact) => contact.id)).toEqual(
+		expect(n8n.sandbox.state.contacts.map((contact) => contact.id)).not.toContain(
+			CONTACTS.brian.id,
+		);
+		expect(n8n.sandbox.state.contacts.map((contact) => contact.id)).toEqual(
 			expect.arrayContaining([CONTACTS.amina.id, CONTACTS.cynthia.id]),
 		);
 		expect(nodeItems(detail.runData, 'Delete Contact')).toEqual([

@@ -1,10 +1,14 @@
 /**
- * What every `n8n execute` suite sets up per n8n version: a sandbox, a user folder with the packed
- * package and credentials for that sandbox, the sandbox reset before each test, all removed after.
+ * What every real-n8n suite sets up per n8n version: a sandbox, a user folder with the packed
+ * package and a credential for that sandbox, the sandbox reset before each test, all removed after.
+ * `useSandboxedN8n` runs workflows with `n8n execute`; `useServedN8n` runs `n8n start`, for suites
+ * that activate workflows and call them on their production URLs.
  */
 import {
 	type CredentialImport,
 	type ExecuteResult,
+	N8nRest,
+	type N8nServer,
 	type RunOptions,
 	type UserFolder,
 	type WorkflowJson,
@@ -13,6 +17,7 @@ import {
 	importWorkflow,
 	prepareUserFolder,
 	removeUserFolder,
+	startN8nServer,
 } from './harness';
 import { type Sandbox, type SandboxHooks, type SandboxOptions, startSandbox } from '../sandbox';
 
@@ -58,4 +63,42 @@ export function expectOk(result: ExecuteResult): void {
 		throw new Error(
 			`run failed (exit ${String(result.exitCode)}): ${JSON.stringify(result.error)}\n${result.stderr.slice(-2000)}\n${result.stdout.slice(-1000)}`,
 		);
+}
+
+export interface ServedN8n {
+	sandbox: Sandbox;
+	folder: UserFolder;
+	server: N8nServer;
+	/** Signed in as the owner. */
+	rest: N8nRest;
+	/** The SMSLeopard credential for the sandbox, stored through the REST API. */
+	credential: { id: string; name: string };
+}
+
+/** Call inside a describe block: `n8n start` with the packed package, as the editor's user has it. */
+export function useServedN8n(
+	version: string,
+	tarball: () => string,
+	options: { credentialName: string; sandboxOptions?: SandboxOptions },
+): ServedN8n {
+	const suite = {} as ServedN8n;
+
+	beforeAll(async () => {
+		suite.sandbox = await startSandbox(options.sandboxOptions ?? {});
+		suite.folder = await prepareUserFolder({ n8nVersion: version, packageTarball: tarball() });
+		suite.server = await startN8nServer(suite.folder, { startTimeoutMs: 240_000 });
+		suite.rest = await N8nRest.owner(suite.server.url);
+		suite.credential = await suite.rest.createCredential(options.credentialName, 'smsLeopardApi', {
+			...suite.sandbox.credentialData,
+		});
+	}, 300_000);
+
+	afterAll(async () => {
+		await suite.server?.stop();
+		await suite.sandbox?.stop();
+		if (suite.folder) removeUserFolder(suite.folder);
+	});
+
+	beforeEach(() => suite.sandbox.reset());
+	return suite;
 }

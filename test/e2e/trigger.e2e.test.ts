@@ -5,63 +5,28 @@
  * as Meta signs them; posts without the secret refused; a burst of reports, none lost.
  * Asserted on n8n's stored executions and the sandbox's log of what it posted.
  */
-import {
-	N8nRest,
-	type N8nServer,
-	type UserFolder,
-	freePort,
-	packedForThisFile,
-	prepareUserFolder,
-	removeUserFolder,
-	startN8nServer,
-} from './harness';
+import { packedForThisFile } from './harness';
 import { selectedVersions } from './matrix';
+import { useServedN8n } from './sandboxed-n8n';
 import { campaignWorkflow, reportsWorkflow } from './workflows/trigger';
-import {
-	REPORT_SECRET_WAYS,
-	REPORT_SHAPES,
-	SMS_UNDELIVERABLE_SUFFIX,
-	type Sandbox,
-	startSandbox,
-} from '../sandbox';
+import { REPORT_SECRET_WAYS, REPORT_SHAPES, SMS_UNDELIVERABLE_SUFFIX } from '../sandbox';
 
 const tarball = packedForThisFile();
 const SECRET = 'trigger-secret-7f3a9c';
 const DELIVERY_MS = 600;
 
 describe.each(selectedVersions())('SMSLeopard Trigger in n8n %s', (version) => {
-	let sandbox: Sandbox;
-	let folder: UserFolder;
-	let server: N8nServer;
-	let rest: N8nRest;
-	let credential: { id: string; name: string };
-	let n8nPort: number;
-
-	beforeAll(async () => {
-		n8nPort = await freePort();
-		sandbox = await startSandbox({ smsDeliveryMs: DELIVERY_MS });
-		folder = await prepareUserFolder({ n8nVersion: version, packageTarball: tarball() });
-		server = await startN8nServer(folder, { port: n8nPort, startTimeoutMs: 240_000 });
-		rest = await N8nRest.owner(server.url);
-		credential = await rest.createCredential('SMSLeopard sandbox', 'smsLeopardApi', {
-			...sandbox.credentialData,
-		});
-	}, 300_000);
-
-	afterAll(async () => {
-		await server?.stop();
-		await sandbox?.stop();
-		if (folder) removeUserFolder(folder);
+	const n8n = useServedN8n(version, tarball, {
+		credentialName: 'SMSLeopard sandbox',
+		sandboxOptions: { smsDeliveryMs: DELIVERY_MS },
 	});
-
-	beforeEach(() => sandbox.reset());
 
 	/** Activates the trigger workflow; its URL once n8n answers on it (registration can lag). */
 	async function activeTrigger(parameters: Record<string, unknown> = {}, secret = SECRET) {
 		const trigger = reportsWorkflow(`reports ${Math.random()}`, secret, parameters);
-		const projectId = await rest.personalProjectId();
-		const id = await rest.activateWorkflow({ ...trigger.json, projectId });
-		const url = `${server.url}${trigger.path}`;
+		const projectId = await n8n.rest.personalProjectId();
+		const id = await n8n.rest.activateWorkflow({ ...trigger.json, projectId });
+		const url = `${n8n.server.url}${trigger.path}`;
 		for (let attempt = 0; attempt < 60; attempt++) {
 			if ((await fetch(url, { method: 'POST', body: '{}' })).status !== 404) return { id, url };
 			await new Promise((resolve) => setTimeout(resolve, 250));
@@ -71,13 +36,13 @@ describe.each(selectedVersions())('SMSLeopard Trigger in n8n %s', (version) => {
 
 	async function sendCampaign(reportUrl: string, phones: string[]): Promise<void> {
 		const path = `campaign-${Math.random().toString(36).slice(2)}`;
-		const projectId = await rest.personalProjectId();
-		await rest.activateWorkflow({
-			...campaignWorkflow(credential, path, reportUrl, SECRET),
+		const projectId = await n8n.rest.personalProjectId();
+		await n8n.rest.activateWorkflow({
+			...campaignWorkflow(n8n.credential, path, reportUrl, SECRET),
 			projectId,
 		});
 		for (let attempt = 0; attempt < 60; attempt++) {
-			const response = await fetch(`${server.url}/webhook/${path}`, {
+			const response = await fetch(`${n8n.server.url}/webhook/${path}`, {
 				method: 'POST',
 				headers: { 'content-type': 'application/json' },
 				body: JSON.stringify({ phones }),
@@ -91,9 +56,11 @@ describe.each(selectedVersions())('SMSLeopard Trigger in n8n %s', (version) => {
 
 	/** The trigger's output items of every settled execution, oldest first. */
 	async function receivedItems(workflowId: string, executions: number) {
-		const settled = await rest.settledExecutions(workflowId, executions);
+		const settled = await n8n.rest.settledExecutions(workflowId, executions);
 		expect(settled).toHaveLength(executions);
-		const details = await Promise.all(settled.map(async (entry) => await rest.execution(entry.id)));
+		const details = await Promise.all(
+			settled.map(async (entry) => await n8n.rest.execution(entry.id)),
+		);
 		for (const detail of details) expect(detail.status).toBe('success');
 		return details
 			.sort((a, b) => Number(a.id) - Number(b.id))
@@ -110,7 +77,7 @@ describe.each(selectedVersions())('SMSLeopard Trigger in n8n %s', (version) => {
 		await sendCampaign(trigger.url, phones);
 		// Each recipient: "sent" half-way, then its final report: six posts, six executions.
 		const items = await receivedItems(trigger.id, 6);
-		const sent = sandbox.state.smsMessages;
+		const sent = n8n.sandbox.state.smsMessages;
 		expect(sent).toHaveLength(3);
 		const finals = items.filter((item) => item.outcome !== 'pending');
 		expect(
@@ -132,13 +99,13 @@ describe.each(selectedVersions())('SMSLeopard Trigger in n8n %s', (version) => {
 		// The body is kept beside the fields, without the secret.
 		expect(items[0].body).toEqual(expect.objectContaining({ id: expect.any(String) }));
 		expect(JSON.stringify(items)).not.toContain(SECRET);
-		expect(sandbox.callbacks.every((post) => post.status === 200)).toBe(true);
+		expect(n8n.sandbox.callbacks.every((post) => post.status === 200)).toBe(true);
 	});
 
 	it.each(REPORT_SHAPES.flatMap((shape) => REPORT_SECRET_WAYS.map((way) => [shape, way])))(
 		'reads %s reports with the secret in the %s, final statuses only',
 		async (shape, way) => {
-			sandbox.setOptions({ reportShape: shape as never, reportSecretIn: way as never });
+			n8n.sandbox.setOptions({ reportShape: shape as never, reportSecretIn: way as never });
 			const trigger = await activeTrigger({ statuses: 'final' });
 			await sendCampaign(trigger.url, ['+254722000011', '+254722000012']);
 			// Wrapped reports come one post per request: one execution with both reports.
@@ -146,11 +113,13 @@ describe.each(selectedVersions())('SMSLeopard Trigger in n8n %s', (version) => {
 			await new Promise((resolve) => setTimeout(resolve, DELIVERY_MS * 2));
 			const items = await receivedItems(trigger.id, executions);
 			expect(items.map((item) => [item.outcome, item.messageId]).sort()).toEqual(
-				sandbox.state.smsMessages.map((message) => ['delivered', message.id]).sort(),
+				n8n.sandbox.state.smsMessages.map((message) => ['delivered', message.id]).sort(),
 			);
 			// "sent" reports were posted and answered 200, but started nothing.
-			expect(sandbox.callbacks.filter((post) => post.status === 200)).toHaveLength(executions * 2);
-			expect(await rest.executionCount(trigger.id)).toBe(executions);
+			expect(n8n.sandbox.callbacks.filter((post) => post.status === 200)).toHaveLength(
+				executions * 2,
+			);
+			expect(await n8n.rest.executionCount(trigger.id)).toBe(executions);
 		},
 	);
 
@@ -183,22 +152,22 @@ describe.each(selectedVersions())('SMSLeopard Trigger in n8n %s', (version) => {
 			expect.objectContaining({ messageId: 'forged-1', outcome: 'delivered' }),
 		]);
 		// The warm-up posts of activeTrigger carried no secret either.
-		expect(await rest.executionCount(trigger.id)).toBe(1);
+		expect(await n8n.rest.executionCount(trigger.id)).toBe(1);
 	});
 
 	it('WhatsApp: a quick-reply tap signed as Meta signs is received; a bad signature gets 401', async () => {
 		const trigger = await activeTrigger({ events: ['whatsappMessage'] });
-		sandbox.setOptions({ whatsappWebhookUrl: trigger.url, whatsappWebhookSecret: SECRET });
+		n8n.sandbox.setOptions({ whatsappWebhookUrl: trigger.url, whatsappWebhookSecret: SECRET });
 		expect(
-			await sandbox.customerReplies({
+			await n8n.sandbox.customerReplies({
 				from: '+254722000021',
 				text: 'Stop promotions',
 				payload: 'stop',
 				to: 'wamid.campaign.1',
 			}),
 		).toBe(200);
-		sandbox.setOptions({ whatsappWebhookSecret: 'not-the-trigger-secret' });
-		expect(await sandbox.customerReplies({ from: '+254722000022', text: 'Hi' })).toBe(401);
+		n8n.sandbox.setOptions({ whatsappWebhookSecret: 'not-the-trigger-secret' });
+		expect(await n8n.sandbox.customerReplies({ from: '+254722000022', text: 'Hi' })).toBe(401);
 		const items = await receivedItems(trigger.id, 1);
 		expect(items).toEqual([
 			expect.objectContaining({
@@ -238,11 +207,11 @@ describe.each(selectedVersions())('SMSLeopard Trigger in n8n %s', (version) => {
 		// (the three versions of the matrix run side by side in CI).
 		console.log(`trigger burst on n8n ${version}: ${total} posts answered in ${elapsedMs} ms`);
 		const deadline = Date.now() + 240_000;
-		while ((await rest.executionCount(trigger.id)) < 1000 && Date.now() < deadline) {
+		while ((await n8n.rest.executionCount(trigger.id)) < 1000 && Date.now() < deadline) {
 			await new Promise((resolve) => setTimeout(resolve, 1000));
 		}
 		// A moment more: nothing beyond the 1,000 distinct reports may start.
 		await new Promise((resolve) => setTimeout(resolve, 2000));
-		expect(await rest.executionCount(trigger.id)).toBe(1000);
+		expect(await n8n.rest.executionCount(trigger.id)).toBe(1000);
 	}, 400_000);
 });

@@ -2,26 +2,13 @@
  * The queue-mode suite's workflows: each starts with a Webhook trigger (production URL), so the main
  * receives the call, queues the execution in Redis and a worker runs it.
  */
-import { randomUUID } from 'crypto';
-
 import type { WorkflowJson } from '../e2e/harness';
-import { code, locator, node, smsLeopard, workflow } from '../e2e/workflows/build';
+import { code, locator, smsLeopard, webhook, workflow } from '../e2e/workflows/build';
 import { demoWorkflow } from '../e2e/workflows/demo';
 import { SENDERS, TEMPLATES } from '../sandbox';
 
 type Credential = { id: string; name: string };
 const sender = SENDERS.primary.phone_number_id;
-
-/** `lastNode` answers once the execution finished (so the caller can time it); `onReceived` at once. */
-export function webhook(path: string, responseMode: 'lastNode' | 'onReceived', name = 'Webhook') {
-	return node(
-		name,
-		'n8n-nodes-base.webhook',
-		2,
-		{ httpMethod: 'POST', path, responseMode, responseData: 'noData', options: {} },
-		{ webhookId: randomUUID() },
-	);
-}
 
 /**
  * Webhook (multipart: a PDF in field `header`, the recipients in field `phones`) -> one item per

@@ -2,6 +2,7 @@
  * Small builders for n8n workflow JSON, so the end-to-end workflows and the demo read as what they
  * do: which nodes, with which parameters, connected in which order.
  */
+import { randomUUID } from 'crypto';
 import type { WorkflowJson } from '../harness';
 
 export const NODE_TYPE = 'n8n-nodes-smsleopard.smsLeopard';
@@ -39,6 +40,24 @@ export function node(
 		parameters,
 		...extra,
 	};
+}
+
+/**
+ * A Webhook trigger on its production path: `lastNode` answers once the execution finished (so the
+ * caller can time it and read its end), `onReceived` at once.
+ */
+export function webhook(
+	path: string,
+	responseMode: 'lastNode' | 'onReceived',
+	name = 'Webhook',
+): WorkflowNode {
+	return node(
+		name,
+		'n8n-nodes-base.webhook',
+		2,
+		{ httpMethod: 'POST', path, responseMode, responseData: 'noData', options: {} },
+		{ webhookId: randomUUID() },
+	);
 }
 
 export function trigger(name = 'Start'): WorkflowNode {

@@ -5,7 +5,7 @@
  */
 import { randomUUID } from 'crypto';
 import type { WorkflowJson } from '../harness';
-import { code, node, smsLeopard, workflow } from './build';
+import { code, node, smsLeopard, webhook, workflow } from './build';
 import { SMS_SENDER_ID } from './sms';
 
 export const TRIGGER_TYPE = 'n8n-nodes-smsleopard.smsLeopardTrigger';
@@ -39,13 +39,7 @@ export function campaignWorkflow(
 	reportUrl: string,
 	secret: string,
 ): WorkflowJson {
-	const start = node(
-		'Webhook',
-		'n8n-nodes-base.webhook',
-		2,
-		{ httpMethod: 'POST', path, responseMode: 'lastNode', responseData: 'noData', options: {} },
-		{ webhookId: randomUUID() },
-	);
+	const start = webhook(path, 'lastNode');
 	const customers = code(
 		'Customers',
 		'$input.first().json.body.phones.map((phone) => ({ json: { phone } }))',
