@@ -1,0 +1,44 @@
+/** What the bench process and the reply server's process say to each other (over fork's IPC). */
+import type { LimiterSettings } from '../../test/sandbox/limiters';
+
+export interface ReplyServerConfig {
+	channel: string;
+	/** The exact Authorization header every request must carry (else 401). */
+	authorization: string;
+	/** Where the rare non-hot-path requests are fetched once, then replayed. */
+	sandboxChatUrl: string;
+	sandboxContactsUrl: string;
+}
+
+export interface ReplyRunOptions {
+	latencyMs: number;
+	/** One limiter per host, as the sandbox has. */
+	limiter?: LimiterSettings;
+}
+
+export interface ReplyStats {
+	/** Every request, refused ones included. */
+	requests: number;
+	/** Recipients accepted (a template send is one, an SMS request one per destination). */
+	sends: number;
+	refused429: number;
+	distinct: number;
+	/** Recipients accepted more than once. */
+	doubles: number;
+	/** The server process's CPU (user + system) since the reset. */
+	cpuMs: number;
+	/** Accepted POSTs' arrival times (ms since epoch), and refusals'. */
+	receivedAt: number[];
+	refusedAt: number[];
+	counts: Record<string, number>;
+}
+
+export type ReplyCommand =
+	| { type: 'reset'; id: number; options: ReplyRunOptions }
+	| { type: 'stats'; id: number }
+	| { type: 'stop' };
+
+export type ReplyMessage =
+	| { type: 'ready'; ports: { chat: number; contacts: number } }
+	| { type: 'reset'; id: number }
+	| { type: 'stats'; id: number; stats: ReplyStats };

@@ -1,0 +1,189 @@
+/**
+ * The reply server's own process (started by ./index.ts with fork): two loopback listeners, the chat
+ * host and the contacts host, each answering the benchmark's hot paths with precomputed answers
+ * after a fixed latency. No validation, no logging, no state beyond counters: what a benchmark times
+ * is n8n and the node, not the server (the sandbox's own work per request competed with n8n for the
+ * two cores and made the HTTP Request node look slower than it is). The process measures its own CPU
+ * so every figure can show what the server cost.
+ *
+ * Hot paths: POST /v1/<channel>/send (one template send) and POST /v1/sms/send (one or many SMS).
+ * Anything else (template listing, sender numbers) is fetched once from the sandbox and replayed.
+ */
+import { type IncomingMessage, type Server, type ServerResponse, createServer } from 'http';
+import type { AddressInfo } from 'net';
+
+import { Limiter } from '../../test/sandbox/limiters';
+import type { ReplyCommand, ReplyServerConfig, ReplyStats, ReplyRunOptions } from './protocol';
+
+const config = JSON.parse(process.env.REPLY_SERVER_CONFIG ?? '{}') as ReplyServerConfig;
+const SEND_PATH = `/v1/${config.channel}/send`;
+const SMS_PATH = '/v1/sms/send';
+const JSON_HEADERS = { 'content-type': 'application/json' };
+
+let run: ReplyRunOptions = { latencyMs: 20 };
+let limiters: Record<'chat' | 'contacts', Limiter | undefined> = {
+	chat: undefined,
+	contacts: undefined,
+};
+let counts = new Map<string, number>();
+let receivedAt: number[] = [];
+let refusedAt: number[] = [];
+let requests = 0;
+let sends = 0;
+let cpuAtReset = process.cpuUsage();
+let messageSeq = 0;
+/** Answers fetched from the sandbox, by host and path with query. */
+const replayed = new Map<string, { status: number; body: string }>();
+
+function limiterFor(options: ReplyRunOptions): Limiter | undefined {
+	const limit = options.limiter;
+	return limit ? new Limiter(limit) : undefined;
+}
+
+function reset(options: ReplyRunOptions): void {
+	run = options;
+	limiters = { chat: limiterFor(options), contacts: limiterFor(options) };
+	counts = new Map();
+	receivedAt = [];
+	refusedAt = [];
+	requests = 0;
+	sends = 0;
+	cpuAtReset = process.cpuUsage();
+}
+
+function stats(): ReplyStats {
+	const cpu = process.cpuUsage(cpuAtReset);
+	let doubles = 0;
+	for (const times of counts.values()) if (times > 1) doubles += 1;
+	return {
+		requests,
+		sends,
+		refused429: refusedAt.length,
+		distinct: counts.size,
+		doubles,
+		cpuMs: (cpu.user + cpu.system) / 1000,
+		receivedAt,
+		refusedAt,
+		counts: Object.fromEntries(counts),
+	};
+}
+
+function count(destination: string): void {
+	sends += 1;
+	counts.set(destination, (counts.get(destination) ?? 0) + 1);
+}
+
+/** A template send: `{ destination }` in, one recipient entry out, shaped as the sandbox answers. */
+function answerSend(body: string): string {
+	const destination = String((JSON.parse(body) as { destination?: unknown }).destination);
+	count(destination);
+	messageSeq += 1;
+	return `{"recipients":[{"id":"wamid.RS${messageSeq}","cost":0.8,"number":${JSON.stringify(destination)},"status":"Success"}]}`;
+}
+
+/** An SMS request: one recipient entry per destination, shaped as the sandbox answers. */
+function answerSms(body: string): string {
+	const parsed = JSON.parse(body) as { destination?: Array<{ number?: unknown }> };
+	const entries: string[] = [];
+	for (const entry of parsed.destination ?? []) {
+		const number = String(entry.number);
+		count(number);
+		messageSeq += 1;
+		entries.push(
+			`{"id":"sms-${messageSeq}","cost":0.8,"number":${JSON.stringify(number)},"status":"queued"}`,
+		);
+	}
+	const total = (entries.length * 0.8).toFixed(2);
+	return `{"success":true,"message":"Sent to ${entries.length}/${entries.length}. Cost KES ${total}","recipients":[${entries.join(',')}]}`;
+}
+
+async function replay(
+	host: 'chat' | 'contacts',
+	req: IncomingMessage,
+): Promise<{ status: number; body: string }> {
+	const key = `${host} ${req.method} ${req.url}`;
+	const known = replayed.get(key);
+	if (known) return known;
+	const base = host === 'chat' ? config.sandboxChatUrl : config.sandboxContactsUrl;
+	const answer = await fetch(`${base}${req.url}`, {
+		method: req.method,
+		headers: { authorization: req.headers.authorization ?? '' },
+	});
+	const fetched = { status: answer.status, body: await answer.text() };
+	replayed.set(key, fetched);
+	return fetched;
+}
+
+function reply(
+	res: ServerResponse,
+	status: number,
+	body: string,
+	headers: Record<string, string> = JSON_HEADERS,
+): void {
+	const send = () => {
+		res.writeHead(status, headers);
+		res.end(body);
+	};
+	if (run.latencyMs > 0) setTimeout(send, run.latencyMs);
+	else send();
+}
+
+function listener(host: 'chat' | 'contacts') {
+	return (req: IncomingMessage, res: ServerResponse): void => {
+		const chunks: Buffer[] = [];
+		req.on('data', (chunk: Buffer) => chunks.push(chunk));
+		req.on('end', () => {
+			const now = Date.now();
+			requests += 1;
+			if (req.headers.authorization !== config.authorization) {
+				reply(res, 401, '{"message":"Unauthorized"}');
+				return;
+			}
+			const refusal = limiters[host]?.admit(now);
+			if (refusal) {
+				refusedAt.push(now);
+				const headers: Record<string, string> = { ...JSON_HEADERS };
+				if (refusal.retryAfter !== null) headers['retry-after'] = refusal.retryAfter;
+				reply(res, 429, '{"message":"Too Many Requests"}', headers);
+				return;
+			}
+			if (req.method === 'POST') receivedAt.push(now);
+			const body = Buffer.concat(chunks).toString('utf8');
+			if (req.method === 'POST' && req.url === SEND_PATH) reply(res, 200, answerSend(body));
+			else if (req.method === 'POST' && req.url === SMS_PATH) reply(res, 201, answerSms(body));
+			else
+				void replay(host, req).then(
+					(answer) => reply(res, answer.status, answer.body),
+					() => reply(res, 502, '{"message":"sandbox unreachable"}'),
+				);
+		});
+	};
+}
+
+async function listen(server: Server): Promise<number> {
+	await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+	return (server.address() as AddressInfo).port;
+}
+
+async function main(): Promise<void> {
+	const chat = createServer({ keepAlive: true }, listener('chat'));
+	const contacts = createServer({ keepAlive: true }, listener('contacts'));
+	const ports = { chat: await listen(chat), contacts: await listen(contacts) };
+	process.on('message', (command: ReplyCommand) => {
+		if (command.type === 'reset') {
+			reset(command.options);
+			process.send?.({ type: 'reset', id: command.id });
+		} else if (command.type === 'stats') {
+			process.send?.({ type: 'stats', id: command.id, stats: stats() });
+		} else if (command.type === 'stop') {
+			chat.close();
+			contacts.close();
+			process.disconnect?.();
+		}
+	});
+	// The bench gone (Ctrl-C, a crash): nothing is left listening.
+	process.on('disconnect', () => process.exit(0));
+	process.send?.({ type: 'ready', ports });
+}
+
+void main();
