@@ -22,8 +22,6 @@ import {
 	LoadOptionsContext,
 	WorkflowExecute,
 } from 'n8n-core';
-// Not exported from n8n-core's index; needed to stop its 60s cleanup interval (see below).
-import { SSHClientsManager } from 'n8n-core/dist/execution-engine/ssh-clients-manager';
 import {
 	createDeferredPromise,
 	createRunExecutionData,
@@ -52,6 +50,7 @@ import type {
 import { recordForSecretScan } from '../secret-scan/record';
 import { HARNESS_WORKFLOW_ID, removeBinaryDataFolders } from './binary-data';
 import { HarnessCredentialsHelper } from './credentials-helper';
+import { sshClientsManagerClass } from './n8n-core-internals';
 import {
 	defaultTypeVersion,
 	fullNodeTypeName,
@@ -104,6 +103,12 @@ export interface RunNodeResult {
 }
 
 let executionCounter = 0;
+/**
+ * Not exported from n8n-core's index: the one internal the harness needs, to stop its 60 s cleanup
+ * interval (see shutdownHarness). Resolved when the harness loads, so a moved path fails every test
+ * file at once with the path and n8n-core's version (n8n-core-internals.ts).
+ */
+const SSHClientsManager = sshClientsManagerClass();
 /** Set once an n8n-core node context exists: creating one instantiates SSHClientsManager. */
 let contextsCreated = false;
 
