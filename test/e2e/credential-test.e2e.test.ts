@@ -14,6 +14,7 @@ import {
 	startN8nServer,
 } from './harness';
 import { selectedVersions } from './matrix';
+import { REQUEST_HELPER_MISSING } from '../../nodes/SmsLeopard/methods/credential-check';
 import { type Sandbox, startSandbox } from '../sandbox';
 import {
 	type RecordingServer,
@@ -23,6 +24,9 @@ import {
 } from '../support/recording-server';
 
 const tarball = packedForThisFile();
+
+/** What n8n's CredentialsTester answers when it finds no test for a credential type. */
+const NO_TEST_FOUND = 'No testing function found for this credential.';
 
 describe.each(selectedVersions())('credential test in n8n %s', (version) => {
 	let sandbox: Sandbox;
@@ -74,6 +78,24 @@ describe.each(selectedVersions())('credential test in n8n %s', (version) => {
 				(request) => request.path === '/v1/groups/fetch' && request.status === 200,
 			),
 		).toBe(true);
+	});
+
+	// The Test is the node's own credentialTest method (testedBy), and its only HTTP helper is n8n's
+	// legacy `request` (ICredentialTestFunctions): no other is offered there. The day a version drops
+	// either, this fails saying which, where the other tests would only see an unexpected message.
+	it("still runs the node's Test, with n8n's request helper for credential tests", async () => {
+		const result = await testCredential(good());
+		if (result.message === REQUEST_HELPER_MISSING) {
+			throw new Error(
+				`n8n ${version} no longer gives a credential test helpers.request (ICredentialTestFunctions), the only HTTP helper of the SMSLeopard Test (nodes/SmsLeopard/methods/credential-check.ts): it needs another way to send its one request`,
+			);
+		}
+		if (result.message === NO_TEST_FOUND) {
+			throw new Error(
+				`n8n ${version} no longer runs a node's credentialTest method named by testedBy (SmsLeopard.node.ts): the SMSLeopard Test needs n8n's new mechanism`,
+			);
+		}
+		expect(result).toEqual({ status: 'OK', message: 'Connection successful' });
 	});
 
 	it('tells a wrong secret from a wrong URL', async () => {

@@ -6,7 +6,10 @@
  */
 import type { ICredentialsDecrypted, INodeCredentialTestResult } from 'n8n-workflow';
 import { SmsLeopard } from '../../nodes/SmsLeopard/SmsLeopard.node';
-import { testCredentialWithin } from '../../nodes/SmsLeopard/methods/credential-check';
+import {
+	REQUEST_HELPER_MISSING,
+	testCredentialWithin,
+} from '../../nodes/SmsLeopard/methods/credential-check';
 import { type HostilePace, hostileServer } from '../support/hostile-server';
 import { credentialTestContext } from '../harness';
 import { type Sandbox, startSandbox } from '../sandbox';
@@ -117,6 +120,25 @@ it('tells a host that does not answer from a refused key', async () => {
 		status: 'Error',
 		message: 'Could not connect to the Contacts API URL (ECONNREFUSED): check the URL',
 	});
+});
+
+it("says so, sending nothing, when n8n's credential test context has no request helper", async () => {
+	// n8n's real context with its one HTTP helper taken away, as an n8n version without it would be.
+	const context = credentialTestContext();
+	const { request: _removed, ...otherHelpers } = context.helpers;
+	const listener = await recorder(answerJson(200, { success: true, data: [] }));
+	const result = await testCredentialWithin.call(
+		{ logger: context.logger, helpers: otherHelpers } as unknown as typeof context,
+		{
+			id: '1',
+			name: 'SMSLeopard',
+			type: 'smsLeopardApi',
+			data: { ...sandbox.credentialData, contactsUrl: listener.url },
+		},
+		1000,
+	);
+	expect(result).toEqual({ status: 'Error', message: REQUEST_HELPER_MISSING });
+	expect(listener.requests).toEqual([]);
 });
 
 describe('answers that do not end', () => {

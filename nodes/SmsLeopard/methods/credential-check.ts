@@ -17,6 +17,10 @@ import { MAX_ANSWER_BYTES, discardBody, readAnswer } from '../transport/read-ans
 
 const REFUSED = 'The API key or secret was refused by SMSLeopard';
 
+/** What the Test says when n8n gives it no `request` helper: nothing can be sent. */
+export const REQUEST_HELPER_MISSING =
+	"This n8n gives a credential test no 'request' helper (helpers.request), which the SMSLeopard Test uses: nothing was sent. Update n8n-nodes-smsleopard for this n8n version";
+
 /** The whole test, headers and body: n8n's editor waits for it. */
 export const CREDENTIAL_TEST_TIMEOUT_MS = 30_000;
 
@@ -54,7 +58,10 @@ export async function testCredentialWithin(
 
 	// ICredentialTestFunctions gives a credential test one HTTP helper, `request` (n8n-workflow 1.123
 	// to 2.41); the `httpRequest` that n8n's deprecation rule suggests does not exist in this context.
-	const { request } = this.helpers;
+	// The day an n8n leaves it out, the Test says so instead of a misleading connection failure (and
+	// the e2e matrix fails: test/e2e/credential-test.e2e.test.ts).
+	const { request } = this.helpers as Partial<ICredentialTestFunctions['helpers']>;
+	if (typeof request !== 'function') return failure(REQUEST_HELPER_MISSING);
 	// The cheapest call that needs the key and secret: the first group, as the client asks for it.
 	const groupsCheck = groupsPageCall({ page: 1, per: 1 });
 	const deadline = answerDeadline(timeoutMs);
