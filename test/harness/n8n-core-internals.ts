@@ -4,10 +4,10 @@
 // Today that is one class: SSHClientsManager. n8n-core creates it with every node context's
 // helpers, and its constructor starts a 60-second setInterval that it clears only on
 // `process.on('exit')`, which never fires inside jest's sandboxed `process`: without calling its
-// onShutdown(), jest would not exit. Its file has no public path (n8n-core 1.122.48 and 2.8.1:
-// `main: dist/index`, no `exports`, not re-exported from the index), so the path below is internal
-// and may move in any release. When it does, this file fails with the path and the version, rather
-// than every test file failing on an unresolved import.
+// onShutdown(), jest would not exit. Its file has no public path (n8n-core 1.122.48, 2.8.1 and
+// 2.41.1: `main: dist/index`, no `exports`, not re-exported from the index), so the path below is
+// internal and may move in any release. When it does, this file fails with the path and the
+// version, rather than every test file failing on an unresolved import.
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 
@@ -16,8 +16,8 @@ export const SSH_CLIENTS_MANAGER_PATH = 'n8n-core/dist/execution-engine/ssh-clie
 
 /**
  * n8n-core majors whose SSHClientsManager this file was checked against: 1.122.48 (inside n8n
- * 1.123.81), 2.8.1 (this repository's) and 2.41's. A new major fails until someone checks the path
- * and the onShutdown() it calls again, and adds the major here.
+ * 1.123.81), 2.8.1 (this repository's, inside n8n 2.8.4) and 2.41.1 (inside n8n 2.41.1). A new major
+ * fails until someone checks the path and the onShutdown() it calls again, and adds the major here.
  */
 export const CHECKED_N8N_CORE_MAJORS: readonly number[] = [1, 2];
 
