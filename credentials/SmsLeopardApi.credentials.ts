@@ -1,4 +1,9 @@
-import type { IAuthenticateGeneric, ICredentialType, INodeProperties } from 'n8n-workflow';
+import type {
+	ICredentialDataDecryptedObject,
+	ICredentialType,
+	IHttpRequestOptions,
+	INodeProperties,
+} from 'n8n-workflow';
 import {
 	DEFAULT_CHANNEL,
 	DEFAULT_CHAT_URL,
@@ -66,15 +71,25 @@ export class SmsLeopardApi implements ICredentialType {
 		},
 	];
 
-	authenticate: IAuthenticateGeneric = {
-		type: 'generic',
-		properties: {
+	/**
+	 * HTTP Basic with the key and secret, applied by n8n to every request, as n8n's generic
+	 * `auth: { username: '={{$credentials.apiKey}}', password: '={{$credentials.apiSecret}}' }` would
+	 * be, but without its two expressions: n8n resolves those on every request, in a fresh expression
+	 * context each, and a CPU profile of 2,000 sends showed that as the largest single cost of a send
+	 * (about 0.2 ms; CONTRIBUTING "Where a send's CPU goes").
+	 */
+	async authenticate(
+		credentials: ICredentialDataDecryptedObject,
+		requestOptions: IHttpRequestOptions,
+	): Promise<IHttpRequestOptions> {
+		return {
+			...requestOptions,
 			auth: {
-				username: '={{$credentials.apiKey}}',
-				password: '={{$credentials.apiSecret}}',
+				username: String(credentials.apiKey ?? ''),
+				password: String(credentials.apiSecret ?? ''),
 			},
-		},
-	};
+		};
+	}
 
 	// No declarative `test` here: n8n would send it without the node's URL rules and follow redirects
 	// with the key and secret. The Test button runs the node's credentialTest method instead

@@ -13,6 +13,7 @@ import { CREDENTIAL_TYPE } from '../transport/n8n-transport';
 import { type ExecutionState, newExecutionState } from '../helpers/execution-state';
 import { runPool } from '../helpers/worker-pool';
 import { noteOncePerRun } from '../helpers/run-notes';
+import { withParametersReadOnce } from '../helpers/parameters-once';
 import { type ItemOutcome, isBatchOperation } from './operation';
 import { readRequestOptions } from './request-options';
 import { withInputFields } from './include-input-fields';
@@ -21,6 +22,12 @@ import { summariseRun } from './run-summary';
 import { type DryRun, type DryRunUnit, dryRunSummary, readDryRun } from './dry-run';
 
 export async function route(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
+	// Every operation reads its parameters through this context: once per item, or once per run
+	// when they hold no expression (helpers/parameters-once.ts).
+	return await routeItems.call(withParametersReadOnce(this));
+}
+
+async function routeItems(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 	const items = this.getInputData();
 	const resource = this.getNodeParameter('resource', 0) as string;
 	const operation = this.getNodeParameter('operation', 0) as string;

@@ -1,0 +1,84 @@
+/**
+ * The node's context with parameters read once: a parameter that holds no expression has the same
+ * value for every item, so it is read once per run and shared; a parameter with an expression is
+ * read once per item and shared by every reader of that item. n8n's getNodeParameter builds an
+ * expression context and deep-copies the value on every call, and an item reads about ten
+ * parameters, some several times: for thousands of items that was most of the node's own CPU.
+ *
+ * The context is wrapped rather than every call site changed, so no code path can read a parameter
+ * the slow way by forgetting to: everything else passes through to n8n's own context untouched.
+ * Values are frozen because they are shared: an accidental change would leak into other items.
+ */
+import type { IExecuteFunctions, INodeParameters } from 'n8n-workflow';
+
+type GetNodeParameter = (
+	name: string,
+	itemIndex: number,
+	fallbackValue?: unknown,
+	options?: Record<string, unknown>,
+) => unknown;
+
+/** True when the raw value (as saved in the workflow) holds an n8n expression anywhere inside. */
+export function holdsExpression(value: unknown): boolean {
+	if (typeof value === 'string') return value.startsWith('=');
+	if (Array.isArray(value)) return value.some(holdsExpression);
+	if (value !== null && typeof value === 'object') return Object.values(value).some(holdsExpression);
+	return false;
+}
+
+/** The raw saved value at a dotted path such as `requestOptions.timeout` (undefined if absent). */
+function rawValueAt(parameters: INodeParameters, path: string): unknown {
+	let value: unknown = parameters;
+	for (const key of path.split('.')) {
+		if (value === null || typeof value !== 'object') return undefined;
+		value = (value as Record<string, unknown>)[key];
+	}
+	return value;
+}
+
+function deepFreeze<T>(value: T): T {
+	if (value !== null && typeof value === 'object' && !Object.isFrozen(value)) {
+		Object.freeze(value);
+		for (const inner of Object.values(value)) deepFreeze(inner);
+	}
+	return value;
+}
+
+/** `context` with getNodeParameter answered from a per-run memory; everything else is n8n's. */
+export function withParametersReadOnce(context: IExecuteFunctions): IExecuteFunctions {
+	const original = context.getNodeParameter.bind(context) as GetNodeParameter;
+	const parameters = context.getNode().parameters;
+	const perRun = new Map<string, unknown>();
+	const perItem = new Map<string, unknown>();
+	const constant = new Map<string, boolean>();
+	const getNodeParameter: GetNodeParameter = (name, itemIndex, fallbackValue, options) => {
+		let isConstant = constant.get(name);
+		if (isConstant === undefined) {
+			isConstant = !holdsExpression(rawValueAt(parameters, name));
+			constant.set(name, isConstant);
+		}
+		const asked = `${name}\u0000${JSON.stringify(options) ?? ''}\u0000${JSON.stringify(fallbackValue) ?? ''}`;
+		const key = isConstant ? asked : `${asked}\u0000${itemIndex}`;
+		const memory = isConstant ? perRun : perItem;
+		if (memory.has(key)) return memory.get(key);
+		// A constant is read at the item asked for, like any other: the value is the same for all.
+		const value = deepFreeze(original(name, itemIndex, fallbackValue, options));
+		memory.set(key, value);
+		return value;
+	};
+	const bound = new Map<PropertyKey, unknown>();
+	return new Proxy(context, {
+		get(target, property) {
+			if (property === 'getNodeParameter') return getNodeParameter;
+			const value: unknown = Reflect.get(target, property, target);
+			if (typeof value !== 'function') return value;
+			// n8n's methods expect their own context as `this`; bound once, not on every access.
+			let method = bound.get(property);
+			if (!method) {
+				method = (value as (...args: unknown[]) => unknown).bind(target);
+				bound.set(property, method);
+			}
+			return method;
+		},
+	});
+}
