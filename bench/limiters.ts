@@ -5,7 +5,8 @@
  * shared machine hits all alike; figures are medians with min–max.
  */
 import type { UserFolder } from '../test/e2e/harness';
-import type { Sandbox, SandboxOptions } from '../test/sandbox';
+import type { LimiterSettings } from '../test/sandbox/limiters';
+import type { ReplyServer } from './reply-server';
 import { goal, type Section } from './report';
 import { LATENCY_MS, RATE_LIMIT, SEND_COUNT, type SendRun, runSends } from './sends';
 import { compare, showSpread, spread } from './spread';
@@ -18,34 +19,43 @@ export interface LimiterIds {
 export const LIMITER_CASES: Array<{
 	key: string;
 	label: string;
-	limiter: Partial<SandboxOptions>;
+	/** The reply server's limiter, per host, as the sandbox's (test/sandbox/limiters.ts). */
+	limiter: LimiterSettings;
 	/** Left out of the default run to keep the full bench near 20 minutes; BENCH_LIMITERS adds it. */
 	optIn?: boolean;
 }> = [
-	{ key: 'sliding', label: 'sliding 1 s window', limiter: { rateLimitModel: 'sliding' } },
-	{ key: 'fixed', label: 'fixed 1 s windows', limiter: { rateLimitModel: 'fixed' } },
+	{
+		key: 'sliding',
+		label: 'sliding 1 s window',
+		limiter: { model: 'sliding', perSecond: RATE_LIMIT },
+	},
+	{ key: 'fixed', label: 'fixed 1 s windows', limiter: { model: 'fixed', perSecond: RATE_LIMIT } },
 	{
 		key: 'fixedNoRetryAfter',
 		label: 'fixed 1 s windows, no Retry-After',
-		limiter: { rateLimitModel: 'fixed', rateLimitRetryAfter: 'none' },
+		limiter: { model: 'fixed', perSecond: RATE_LIMIT, retryAfter: 'none' },
 		optIn: true,
 	},
 	{
 		key: 'tokenBucket',
 		label: 'token bucket, burst 20',
-		limiter: { rateLimitModel: 'tokenBucket', rateLimitBurst: 20 },
+		limiter: { model: 'tokenBucket', perSecond: RATE_LIMIT, burst: 20 },
 	},
 	{
 		// A real per-minute quota (6,000 at 100/s) is never met by 2,000 sends: scaled to a 10 s window
 		// (1,000), the run meets it twice, with Retry-After waits of seconds as a per-minute quota gives.
 		key: 'perMinute',
 		label: 'quota of 1,000 per 10 s window',
-		limiter: { rateLimitModel: 'perMinute', rateLimitQuotaWindowMs: 10_000 },
+		limiter: { model: 'perMinute', perSecond: RATE_LIMIT, quotaWindowMs: 10_000 },
 	},
 	{
 		key: 'change',
 		label: 'sliding, drops to 50/s after 15 s',
-		limiter: { rateLimitChange: { afterMs: 15_000, perSecond: 50 } },
+		limiter: {
+			model: 'sliding',
+			perSecond: RATE_LIMIT,
+			change: { afterMs: 15_000, perSecond: 50 },
+		},
 	},
 ];
 
@@ -68,8 +78,8 @@ function failedItems(run: SendRun): number {
 }
 
 /** The ideal time: every send at the limit in force. */
-function idealMs(limiter: Partial<SandboxOptions>): number {
-	const change = limiter.rateLimitChange;
+function idealMs(limiter: LimiterSettings): number {
+	const change = limiter.change;
 	if (!change) return (SEND_COUNT * 1000) / RATE_LIMIT;
 	const before = (change.afterMs / 1000) * RATE_LIMIT;
 	if (before >= SEND_COUNT) return (SEND_COUNT * 1000) / RATE_LIMIT;
@@ -78,7 +88,7 @@ function idealMs(limiter: Partial<SandboxOptions>): number {
 
 export async function benchLimiters(
 	folder: UserFolder,
-	sandbox: Sandbox,
+	server: ReplyServer,
 	ids: LimiterIds,
 	repeats: number,
 	log: (message: string) => void,
@@ -95,8 +105,7 @@ export async function benchLimiters(
 				log(`limiters: ${entry.label}, ${variant.label}, run ${repeat}/${repeats}`);
 				const goalMs = 1.2 * idealMs(entry.limiter);
 				(runs[`${entry.key}.${variant.key}`] ??= []).push(
-					await runSends(folder, sandbox, variant.id, {
-						rateLimitPerSecond: RATE_LIMIT,
+					await runSends(folder, server, variant.id, {
 						limiter: entry.limiter,
 						// Bounded: a regression is reported, not waited out.
 						timeoutMs: 3 * goalMs + 60_000,

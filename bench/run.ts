@@ -20,6 +20,7 @@ import * as path from 'path';
 
 import { type UserFolder, removeUserFolder, resolveN8n } from '../test/e2e/harness';
 import { type Sandbox, startSandbox } from '../test/sandbox';
+import { type ReplyServer, startReplyServer } from './reply-server';
 import { benchColdLoad } from './cold-load';
 import { benchGroups } from './groups';
 import { type Section, printSection, writeJson } from './report';
@@ -57,6 +58,7 @@ function selected(): BenchName[] {
 /** Temp folders and the sandbox, released on every way out, Ctrl-C included. */
 const cleanup = {
 	sandbox: undefined as Sandbox | undefined,
+	server: undefined as ReplyServer | undefined,
 	folder: undefined as UserFolder | undefined,
 	tempDir: undefined as string | undefined,
 	removeFiles(): void {
@@ -78,14 +80,19 @@ async function main(): Promise<void> {
 	const tempDir = mkdtempSync(path.join(tmpdir(), 'smsleopard-bench-'));
 	cleanup.tempDir = tempDir;
 	log(`sandbox on ${sandbox.chatUrl} and ${sandbox.contactsUrl}`);
+	// The timing benchmarks (sends, limiters, scale) meet the reply server, whose own cost per
+	// request is negligible and measured; the sandbox serves what needs its behaviour.
+	const server = await startReplyServer(sandbox);
+	cleanup.server = server;
+	log(`reply server on ${server.chatUrl} and ${server.contactsUrl}`);
 
-	const sends = sendWorkflows(SEND_COUNT, sandbox.chatUrl, sandbox.channel);
-	const scale = scaleWorkflows(SEND_COUNT, SCALE_COUNT, sandbox.chatUrl, sandbox.channel);
+	const sends = sendWorkflows(SEND_COUNT, server);
+	const scale = scaleWorkflows(SEND_COUNT, SCALE_COUNT, server);
 	const groups = groupsWorkflow();
 	const sms = smsWorkflows(SMS_COUNT, sandbox.contactsUrl);
 	const uploads = uploadWorkflows(path.join(tempDir, FILE_NAME), sandbox.chatUrl, sandbox.channel);
 	log(`packing the package and installing it into an n8n ${n8nVersion} user folder`);
-	const folder = await prepareBenchFolder(n8nVersion, sandbox, [
+	const folder = await prepareBenchFolder(n8nVersion, sandbox, server, [
 		...Object.values(sends),
 		...Object.values(scale).flatMap((size) => Object.values(size)),
 		groups,
@@ -98,8 +105,10 @@ async function main(): Promise<void> {
 		baseline: id(sends.baseline),
 		nodeDefault: id(sends.nodeDefault),
 		nodeConcurrency50: id(sends.nodeConcurrency50),
-		httpRequest: id(sends.httpRequest),
-		httpRequestContinue: id(sends.httpRequestContinue),
+		httpHeaderParameter: id(sends.httpHeaderParameter),
+		httpHeaderAuth: id(sends.httpHeaderAuth),
+		httpBasicAuth: id(sends.httpBasicAuth),
+		httpHeaderAuthBatched: id(sends.httpHeaderAuthBatched),
 	};
 
 	const sections: Partial<Record<BenchName, Section>> = {};
@@ -109,19 +118,19 @@ async function main(): Promise<void> {
 	};
 	console.log(
 		`SMSLeopard node benchmarks: n8n ${n8nVersion} on Node ${process.version}, ` +
-			`${cpus().length} CPU(s) ${cpus()[0]?.model ?? ''}, sandbox on loopback`,
+			`${cpus().length} CPU(s) ${cpus()[0]?.model ?? ''}, reply server and sandbox on loopback`,
 	);
 	for (const name of benchmarks) {
 		switch (name) {
 			case 'sends':
-				show(name, await benchSends(folder, sandbox, sendIds, repeats, log));
+				show(name, await benchSends(folder, server, sendIds, repeats, log));
 				break;
 			case 'limiters':
 				show(
 					name,
 					await benchLimiters(
 						folder,
-						sandbox,
+						server,
 						{ nodeDefault: sendIds.nodeDefault, httpRequestBest: id(sends.httpRequestBest) },
 						repeats,
 						log,
@@ -133,7 +142,7 @@ async function main(): Promise<void> {
 					name,
 					await benchScale(
 						folder,
-						sandbox,
+						server,
 						{
 							small: {
 								baseline: id(scale.small.baseline),
@@ -260,6 +269,7 @@ main()
 		process.exitCode = 1;
 	})
 	.finally(async () => {
+		await cleanup.server?.stop();
 		await cleanup.sandbox?.stop();
 		cleanup.removeFiles();
 	});

@@ -12,7 +12,7 @@
  *   its limit, so it grows with the length of any run that makes requests.
  */
 import type { UserFolder } from '../test/e2e/harness';
-import type { Sandbox } from '../test/sandbox';
+import type { ReplyServer } from './reply-server';
 import { executeMeasured } from './measure';
 import { executeLiveHeap } from './live-heap';
 import { goal, num, type Section } from './report';
@@ -99,7 +99,7 @@ function figures(sends: number, runs: SizeRuns): SizeFigures {
 
 export async function benchScale(
 	folder: UserFolder,
-	sandbox: Sandbox,
+	server: ReplyServer,
 	ids: ScaleIds,
 	repeats: number,
 	log: (message: string) => void,
@@ -125,20 +125,20 @@ export async function benchScale(
 			const step = (what: string) =>
 				log(`scale: ${size.sends.toLocaleString('en')} ${what}, run ${repeat}/${repeats}`);
 			step('items, Code node only');
-			sandbox.reset();
+			await server.reset({ latencyMs: LATENCY_MS });
 			into.baselinePeak.push((await executeMeasured(folder, size.ids.baseline)).peakRssMb);
 			step('sends, SMSLeopard defaults');
 			into.node.push(
-				await runSends(folder, sandbox, size.ids.nodeDefault, { count: size.sends, timeoutMs }),
+				await runSends(folder, server, size.ids.nodeDefault, { count: size.sends, timeoutMs }),
 			);
 			step('sends, HTTP Request node');
 			into.http.push(
-				await runSends(folder, sandbox, size.ids.httpRequest, { count: size.sends, timeoutMs }),
+				await runSends(folder, server, size.ids.httpRequest, { count: size.sends, timeoutMs }),
 			);
 			// A failed live-heap run is logged; its NaN then drops out of the spread (fewer runs).
 			const liveHeap = async (what: string, workflowId: string) => {
 				step(`${what}, live heap`);
-				sandbox.reset();
+				await server.reset({ latencyMs: LATENCY_MS });
 				const live = await executeLiveHeap(folder, workflowId, timeoutMs);
 				if (!live.ok) log(`scale: live-heap run failed (${what}): ${live.failure}`);
 				return live;
@@ -152,7 +152,7 @@ export async function benchScale(
 			);
 			const live = await liveHeap('sends, SMSLeopard defaults', size.ids.nodeDefault);
 			into.nodeLive.push(live.liveHeapMb);
-			into.liveClean.push(live.ok && checkSends(sandbox, size.sends).exactlyOnce);
+			into.liveClean.push(live.ok && checkSends(await server.stats(), size.sends).exactlyOnce);
 		}
 	}
 	const small = figures(SEND_COUNT, runs.small);

@@ -1,7 +1,8 @@
 /**
  * One n8n user folder for the whole bench: the packed package installed as n8n installs community
- * nodes, a credential of this node and an HTTP Basic Auth credential for the HTTP Request node (both
- * pointing at the sandbox), and every benchmark workflow imported in one go.
+ * nodes, this node's credentials (one for the reply server the timing benchmarks use, one for the
+ * sandbox), and the HTTP Request node's Basic Auth and Header Auth credentials, and every benchmark
+ * workflow imported in one go.
  */
 import { rmSync } from 'fs';
 
@@ -16,11 +17,18 @@ import {
 } from '../test/e2e/harness';
 import type { WorkflowJson } from '../test/e2e/harness';
 import type { Sandbox } from '../test/sandbox';
-import { BASIC_AUTH_CREDENTIAL, SMSLEOPARD_CREDENTIAL } from './workflows';
+import type { ReplyServer } from './reply-server';
+import {
+	BASIC_AUTH_CREDENTIAL,
+	HEADER_AUTH_CREDENTIAL,
+	SANDBOX_CREDENTIAL,
+	SMSLEOPARD_CREDENTIAL,
+} from './workflows';
 
 export async function prepareBenchFolder(
 	n8nVersion: string,
 	sandbox: Sandbox,
+	server: ReplyServer,
 	workflows: WorkflowJson[],
 ): Promise<UserFolder> {
 	// Fails with "run scripts/n8n/install-n8n.sh <version>" when the version is not installed.
@@ -29,16 +37,27 @@ export async function prepareBenchFolder(
 	let folder: UserFolder | undefined;
 	try {
 		folder = await prepareUserFolder({ n8nVersion, packageTarball: tarball });
+		const { apiKey, apiSecret } = sandbox.credentials;
 		await importCredentials(folder, [
 			{
 				...SMSLEOPARD_CREDENTIAL,
 				type: 'smsLeopardApi',
-				data: { ...sandbox.credentialData },
+				data: {
+					...sandbox.credentialData,
+					chatUrl: server.chatUrl,
+					contactsUrl: server.contactsUrl,
+				},
 			},
+			{ ...SANDBOX_CREDENTIAL, type: 'smsLeopardApi', data: { ...sandbox.credentialData } },
 			{
 				...BASIC_AUTH_CREDENTIAL,
 				type: 'httpBasicAuth',
-				data: { user: sandbox.credentials.apiKey, password: sandbox.credentials.apiSecret },
+				data: { user: apiKey, password: apiSecret },
+			},
+			{
+				...HEADER_AUTH_CREDENTIAL,
+				type: 'httpHeaderAuth',
+				data: { name: 'Authorization', value: server.authorization },
 			},
 		]);
 		await importWorkflows(folder, workflows);

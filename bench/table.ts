@@ -56,10 +56,19 @@ function sendsRows(results: any): string[] {
 	if (!v?.nodeDefault?.seconds) return [];
 	const rise = (key: string) =>
 		`${fixed(v[key].peakMb.median - v.baseline.peakMb.median, 0)} MB (baseline spread ${fixed(v.baseline.peakMb.min, 0)}–${fixed(v.baseline.peakMb.max, 0)} MB)`;
-	return [
-		`| ${results.sends} sends, ${results.latencyMs} ms latency, defaults | ${show(v.nodeDefault.seconds)} s, peak rise ${rise('nodeDefault')} | ${show(v.httpRequest.seconds)} s, peak rise ${rise('httpRequest')} |`,
-		`| same, 50 in parallel vs HTTP Request without limits | ${show(v.nodeConcurrency50.seconds)} s | ${show(v.httpRequest.seconds)} s |`,
+	// Results from before the reply server compared with one HTTP Request variant only.
+	const http = v.httpHeaderParameter ?? v.httpRequest;
+	const httpKey = v.httpHeaderParameter ? 'httpHeaderParameter' : 'httpRequest';
+	const rows = [
+		`| ${results.sends} sends, ${results.latencyMs} ms latency, defaults | ${show(v.nodeDefault.seconds)} s, peak rise ${rise('nodeDefault')} | ${show(http.seconds)} s (key in a header parameter), peak rise ${rise(httpKey)} |`,
+		`| same, 50 in parallel vs HTTP Request all at once, key in a header parameter | ${show(v.nodeConcurrency50.seconds)} s | ${show(http.seconds)} s |`,
 	];
+	if (v.httpHeaderAuth) {
+		rows.push(
+			`| same, 50 in parallel vs HTTP Request with a Header Auth credential / Basic Auth credential / Header Auth in batches of 50 | ${show(v.nodeConcurrency50.seconds)} s | ${show(v.httpHeaderAuth.seconds)} s / ${show(v.httpBasicAuth.seconds)} s / ${show(v.httpHeaderAuthBatched.seconds)} s |`,
+		);
+	}
+	return rows;
 }
 
 function limiterRows(results: any): string[] {

@@ -13,8 +13,16 @@ import {
 } from '../test/e2e/workflows/build';
 import type { WorkflowJson } from '../test/e2e/harness';
 
+/** This node's credential for the timing benchmarks: the reply server's hosts. */
 export const SMSLEOPARD_CREDENTIAL = { id: 'benchSmsLeopard01', name: 'SMSLeopard bench' };
+/** This node's credential for what needs the sandbox's behaviour (groups paging, uploads). */
+export const SANDBOX_CREDENTIAL = { id: 'benchSmsLeopardSbx', name: 'SMSLeopard bench (sandbox)' };
+/** The HTTP Request node's credentials, the two ways its users store a key. */
 export const BASIC_AUTH_CREDENTIAL = { id: 'benchBasicAuth0001', name: 'SMSLeopard bench (basic)' };
+export const HEADER_AUTH_CREDENTIAL = {
+	id: 'benchHeaderAuth001',
+	name: 'SMSLeopard bench (header)',
+};
 
 export const SENDER = '110000000000001';
 /** No variables: the simplest send, so the figures are about requests, not about templates. */
@@ -54,6 +62,41 @@ const basicAuth = {
 };
 const basicAuthCredentials = { httpBasicAuth: BASIC_AUTH_CREDENTIAL };
 
+/**
+ * How the HTTP Request node carries the key, as its users set it up: typed into a header parameter
+ * (no credential: its fastest, and the key sits in the workflow), a Header Auth credential, or a
+ * Basic Auth credential.
+ */
+export type HttpAuth =
+	| { kind: 'headerParameter'; authorization: string }
+	| { kind: 'headerAuth' }
+	| { kind: 'basicAuth' };
+
+function httpAuth(auth: HttpAuth): {
+	parameters: Record<string, unknown>;
+	credentials?: Record<string, { id: string; name: string }>;
+} {
+	switch (auth.kind) {
+		case 'headerParameter':
+			return {
+				parameters: {
+					authentication: 'none',
+					sendHeaders: true,
+					headerParameters: {
+						parameters: [{ name: 'Authorization', value: auth.authorization }],
+					},
+				},
+			};
+		case 'headerAuth':
+			return {
+				parameters: { authentication: 'genericCredentialType', genericAuthType: 'httpHeaderAuth' },
+				credentials: { httpHeaderAuth: HEADER_AUTH_CREDENTIAL },
+			};
+		case 'basicAuth':
+			return { parameters: basicAuth, credentials: basicAuthCredentials };
+	}
+}
+
 /** This node sending TEMPLATE_ID to every item's phone, with the given request options. */
 function sendNode(requestOptions: Record<string, unknown>): WorkflowNode {
 	return smsLeopard(TARGET, SMSLEOPARD_CREDENTIAL, {
@@ -72,10 +115,23 @@ function sendNode(requestOptions: Record<string, unknown>): WorkflowNode {
 function httpSendNode(
 	chatUrl: string,
 	channel: string,
-	continueOnFail: boolean,
-	best?: { perSecond: number },
+	auth: HttpAuth,
+	how: {
+		continueOnFail?: boolean;
+		/** At its best under a known limit: batches of the limit per second, Retry On Fail. */
+		best?: { perSecond: number };
+		/** Batching without a limit: `size` requests at a time, no pause. */
+		batchSize?: number;
+	} = {},
 ): WorkflowNode {
 	const body = `={{ JSON.stringify({ phone_number_id: '${SENDER}', template_id: '${TEMPLATE_ID}', destination: $json.phone, component_list: { components: [] } }) }}`;
+	const { parameters, credentials } = httpAuth(auth);
+	const { best, batchSize } = how;
+	const batching = best
+		? { batch: { batchSize: best.perSecond, batchInterval: 1000 } }
+		: batchSize
+			? { batch: { batchSize, batchInterval: 0 } }
+			: undefined;
 	return node(
 		TARGET,
 		'n8n-nodes-base.httpRequest',
@@ -83,19 +139,16 @@ function httpSendNode(
 		{
 			method: 'POST',
 			url: `${chatUrl}/v1/${channel}/send`,
-			...basicAuth,
+			...parameters,
 			sendBody: true,
 			contentType: 'json',
 			specifyBody: 'json',
 			jsonBody: body,
-			// At its best under a known limit: batches of the limit per second ("Never Error" stays off).
-			options: best
-				? { batching: { batch: { batchSize: best.perSecond, batchInterval: 1000 } } }
-				: {},
+			options: batching ? { batching } : {},
 		},
 		{
-			credentials: basicAuthCredentials,
-			...(continueOnFail ? { onError: 'continueRegularOutput' } : {}),
+			...(credentials ? { credentials } : {}),
+			...(how.continueOnFail ? { onError: 'continueRegularOutput' } : {}),
 			// Retry On Fail (5 tries, 1 s apart). n8n re-runs the whole node, all items, and only when it
 			// throws: with On Error: Continue it does not, so failed items show instead of a stopped run.
 			...(best ? { retryOnFail: true, maxTries: 5, waitBetweenTries: 1000 } : {}),
@@ -103,23 +156,29 @@ function httpSendNode(
 	);
 }
 
+/** The HTTP Request node variants of benchmark 1, each as its users set it up. */
+export const HTTP_SEND_VARIANTS = [
+	'httpHeaderParameter',
+	'httpHeaderAuth',
+	'httpBasicAuth',
+	'httpHeaderAuthBatched',
+] as const;
+export type HttpSendVariant = (typeof HTTP_SEND_VARIANTS)[number];
+
 /** The sends of benchmarks 1 and 2: Code node items, then the sender under test. */
 export function sendWorkflows(
 	count: number,
-	chatUrl: string,
-	channel: string,
+	target: { chatUrl: string; channel: string; authorization: string },
 	ratePerSecond = 100,
 ): Record<
-	| 'baseline'
-	| 'nodeDefault'
-	| 'nodeConcurrency50'
-	| 'httpRequest'
-	| 'httpRequestContinue'
-	| 'httpRequestBest',
+	'baseline' | 'nodeDefault' | 'nodeConcurrency50' | HttpSendVariant | 'httpRequestBest',
 	WorkflowJson
 > {
+	const { chatUrl, channel, authorization } = target;
 	const make = (id: string, name: string, target?: WorkflowNode) =>
 		itemsWorkflow(id, name, count, target);
+	const http = (auth: HttpAuth, how?: Parameters<typeof httpSendNode>[3]) =>
+		httpSendNode(chatUrl, channel, auth, how);
 	return {
 		baseline: make('benchItemsOnly', `bench: ${count} items only`),
 		nodeDefault: make('benchSendDefault', `bench: node, defaults`, sendNode({})),
@@ -128,20 +187,30 @@ export function sendWorkflows(
 			`bench: node, 50 in parallel`,
 			sendNode({ concurrency: 50 }),
 		),
-		httpRequest: make(
-			'benchSendHttp',
-			'bench: HTTP Request',
-			httpSendNode(chatUrl, channel, false),
+		httpHeaderParameter: make(
+			'benchHttpHeaderParam',
+			'bench: HTTP Request, key typed into a header parameter',
+			http({ kind: 'headerParameter', authorization }),
 		),
-		httpRequestContinue: make(
-			'benchSendHttpCont',
-			'bench: HTTP Request, continue on fail',
-			httpSendNode(chatUrl, channel, true),
+		httpHeaderAuth: make(
+			'benchHttpHeaderAuth',
+			'bench: HTTP Request, Header Auth credential',
+			http({ kind: 'headerAuth' }),
+		),
+		httpBasicAuth: make(
+			'benchHttpBasicAuth',
+			'bench: HTTP Request, Basic Auth credential',
+			http({ kind: 'basicAuth' }),
+		),
+		httpHeaderAuthBatched: make(
+			'benchHttpBatched50',
+			'bench: HTTP Request, Header Auth credential, batches of 50',
+			http({ kind: 'headerAuth' }, { batchSize: 50 }),
 		),
 		httpRequestBest: make(
 			'benchSendHttpBest',
 			'bench: HTTP Request, batching at the limit, Retry On Fail',
-			httpSendNode(chatUrl, channel, true, { perSecond: ratePerSecond }),
+			http({ kind: 'headerAuth' }, { continueOnFail: true, best: { perSecond: ratePerSecond } }),
 		),
 	};
 }
@@ -164,8 +233,7 @@ function sendOutputLookalikes(): WorkflowNode {
 export function scaleWorkflows(
 	small: number,
 	large: number,
-	chatUrl: string,
-	channel: string,
+	target: { chatUrl: string; channel: string; authorization: string },
 ): Record<
 	'small' | 'large',
 	Record<'baseline' | 'outputLookalikes' | 'nodeDefault' | 'httpRequest', WorkflowJson>
@@ -188,7 +256,10 @@ export function scaleWorkflows(
 			`benchScale${key}Http`,
 			`bench: HTTP Request, ${count} sends`,
 			count,
-			httpSendNode(chatUrl, channel, false),
+			httpSendNode(target.chatUrl, target.channel, {
+				kind: 'headerParameter',
+				authorization: target.authorization,
+			}),
 		),
 	});
 	return { small: size('Small', small), large: size('Large', large) };
@@ -200,7 +271,7 @@ export function groupsWorkflow(): WorkflowJson {
 		...workflow('bench: groups, return all', [
 			[
 				trigger(),
-				smsLeopard(TARGET, SMSLEOPARD_CREDENTIAL, {
+				smsLeopard(TARGET, SANDBOX_CREDENTIAL, {
 					resource: 'group',
 					operation: 'getAll',
 					returnAll: true,
@@ -224,7 +295,7 @@ export function uploadWorkflows(
 			fileSelector: filePath,
 			options: {},
 		});
-	const nodeUpload = smsLeopard(TARGET, SMSLEOPARD_CREDENTIAL, {
+	const nodeUpload = smsLeopard(TARGET, SANDBOX_CREDENTIAL, {
 		resource: 'media',
 		operation: 'upload',
 		senderNumber: locator(SENDER),
