@@ -25,7 +25,7 @@ export interface ReplyStats {
 	distinct: number;
 	/** Recipients accepted more than once. */
 	doubles: number;
-	/** The server process's CPU (user + system) since the reset. */
+	/** The server process's CPU (user + system) from the first request to the last answer. */
 	cpuMs: number;
 	/** Accepted POSTs' arrival times (ms since epoch), and refusals'. */
 	receivedAt: number[];

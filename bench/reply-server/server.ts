@@ -30,7 +30,9 @@ let receivedAt: number[] = [];
 let refusedAt: number[] = [];
 let requests = 0;
 let sends = 0;
-let cpuAtReset = process.cpuUsage();
+/** CPU when the run's first request arrived and when its latest answer went out. */
+let cpuAtFirst: NodeJS.CpuUsage | undefined;
+let cpuAtLast: NodeJS.CpuUsage | undefined;
 let messageSeq = 0;
 /** Answers fetched from the sandbox, by host and path with query. */
 const replayed = new Map<string, { status: number; body: string }>();
@@ -48,11 +50,17 @@ function reset(options: ReplyRunOptions): void {
 	refusedAt = [];
 	requests = 0;
 	sends = 0;
-	cpuAtReset = process.cpuUsage();
+	cpuAtFirst = undefined;
+	cpuAtLast = undefined;
 }
 
 function stats(): ReplyStats {
-	const cpu = process.cpuUsage(cpuAtReset);
+	// From the first request to the last answer: the server's cost while n8n sends, not its idle
+	// time before (n8n's start-up) or after.
+	const cpu =
+		cpuAtFirst && cpuAtLast
+			? { user: cpuAtLast.user - cpuAtFirst.user, system: cpuAtLast.system - cpuAtFirst.system }
+			: { user: 0, system: 0 };
 	let doubles = 0;
 	for (const times of counts.values()) if (times > 1) doubles += 1;
 	return {
@@ -123,6 +131,7 @@ function reply(
 	const send = () => {
 		res.writeHead(status, headers);
 		res.end(body);
+		cpuAtLast = process.cpuUsage();
 	};
 	if (run.latencyMs > 0) setTimeout(send, run.latencyMs);
 	else send();
@@ -134,6 +143,7 @@ function listener(host: 'chat' | 'contacts') {
 		req.on('data', (chunk: Buffer) => chunks.push(chunk));
 		req.on('end', () => {
 			const now = Date.now();
+			cpuAtFirst ??= process.cpuUsage();
 			requests += 1;
 			if (req.headers.authorization !== config.authorization) {
 				reply(res, 401, '{"message":"Unauthorized"}');
