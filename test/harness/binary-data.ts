@@ -1,8 +1,16 @@
 // Binary data the way n8n stores it, through n8n-core's own BinaryDataService in the DI
 // container (the same instance `this.helpers.*Binary*` use inside a node):
-// - 'default': binary data travels inline, base64 in `binary[field].data`;
 // - 'filesystem': binary data lives in files under a storage folder and items only carry
-//   `binary[field].id` ('filesystem-v2:workflows/…'), with `data` set to the mode name.
+//   `binary[field].id` ('filesystem-v2:workflows/…'), with `data` set to the mode name. n8n's
+//   default since 2.0 in regular mode, and kept by 3.0;
+// - 'default': binary data travels inline, base64 in `binary[field].data`. n8n 1.x's default
+//   (in-memory) mode, which 2.x still honours when set and 3.0 removes; items a Code node builds
+//   with binary carry it inline like this in every version and mode.
+// Not 'database' (queue mode's default since 2.0): n8n-core has no manager for it. n8n's
+// DatabaseManager is in the `n8n` package, on n8n's database (@n8n/db's BinaryDataRepository), and
+// n8n's start-up hands it to BinaryDataService.setManager('database', …). Without it n8n-core
+// stores a file inline, the in-memory way (binary-data.test.ts), so a harness 'database' mode would
+// only be 'default' under another name; the queue suite runs the real one.
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { tmpdir } from 'node:os';

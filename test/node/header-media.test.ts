@@ -26,116 +26,134 @@ const sendWithBinary = (template: string, extra: Record<string, unknown> = {}) =
 	...extra,
 });
 
-describe.each(['default', 'filesystem'] as const)(
-	'header media from a binary field (%s mode)',
-	(mode) => {
-		beforeAll(async () => await useBinaryDataMode(mode));
+/**
+ * Where a binary field's file is (CONTRIBUTING.md, "n8n 3.0: what it changes here"):
+ * - stored, read by its id: `filesystem` mode, n8n's default since 2.0 and kept by 3.0. `database`
+ *   and `s3` are read the same way, by id, but n8n-core alone cannot store in `database` mode (its
+ *   manager is in the `n8n` package, on n8n's database: test/harness/binary-data.test.ts shows what
+ *   n8n-core does without it), so real `database` mode runs in the queue suite;
+ * - inline, base64 in the item: n8n 1.x's default in-memory mode (`default`; 2.x still honours it
+ *   when set, 3.0 removes it) and, in every version and mode, the binary a Code node builds
+ *   (measured on n8n 1.123.81, 2.8.4 and 2.41.1 with `n8n execute`).
+ * Every case runs on a stored file; the cases whose path differs for inline data run inline too.
+ */
+const STORED_AND_INLINE = [
+	['filesystem', 'a stored file, read by id'],
+	['default', "inline: n8n 1.x's in-memory mode, a Code node's binary in any version"],
+] as const;
 
-		it('uploads one file once for many recipients, then sends each with its media id', async () => {
-			const items = await Promise.all(
-				['+254700300001', '+254700300002', '+254700300003'].map(
-					async (phone) =>
-						await binaryItem(
-							{ phone, invoice: `INV-${phone.slice(-1)}` },
-							'brochure',
-							pdf,
-							'brochure.pdf',
-							'application/pdf',
-						),
-				),
-			);
-			const { items: output, error } = await env.run(
-				sendWithBinary(TEMPLATES.documentHeader.id, {
-					templateFields: { mappingMode: 'defineBelow', value: { body_1: '={{ $json.invoice }}' } },
-					fileName: 'Your invoice.pdf',
-				}),
-				items,
-			);
-			expect(error).toBeUndefined();
-			expect(output).toHaveLength(3);
-			const uploads = env.sandbox.requests.filter((request) => request.path.endsWith('/media'));
-			expect(uploads).toHaveLength(1);
-			expect(uploads[0].body).toMatchObject({
-				file: { size: pdf.length, mimeType: 'application/pdf' },
-			});
-			const mediaId = env.sandbox.state.media[0].media_id;
-			expect(env.sends().map((send) => send.media_id)).toEqual([mediaId, mediaId, mediaId]);
-			expect(env.sends()[0]).toMatchObject({ file_name: 'Your invoice.pdf' });
-			// Flat rows: the upload's answer is not repeated in a nested column.
-			expect(output[0].json).toMatchObject({ mediaId, recipient: '+254700300001' });
-			expect(output[0].json.media).toBeUndefined();
+describe.each(STORED_AND_INLINE)('header media from a binary field (%s: %s)', (mode) => {
+	beforeAll(async () => await useBinaryDataMode(mode));
+
+	it('uploads one file once for many recipients, then sends each with its media id', async () => {
+		const items = await Promise.all(
+			['+254700300001', '+254700300002', '+254700300003'].map(
+				async (phone) =>
+					await binaryItem(
+						{ phone, invoice: `INV-${phone.slice(-1)}` },
+						'brochure',
+						pdf,
+						'brochure.pdf',
+						'application/pdf',
+					),
+			),
+		);
+		const { items: output, error } = await env.run(
+			sendWithBinary(TEMPLATES.documentHeader.id, {
+				templateFields: { mappingMode: 'defineBelow', value: { body_1: '={{ $json.invoice }}' } },
+				fileName: 'Your invoice.pdf',
+			}),
+			items,
+		);
+		expect(error).toBeUndefined();
+		expect(output).toHaveLength(3);
+		const uploads = env.sandbox.requests.filter((request) => request.path.endsWith('/media'));
+		expect(uploads).toHaveLength(1);
+		expect(uploads[0].body).toMatchObject({
+			file: { size: pdf.length, mimeType: 'application/pdf' },
 		});
+		const mediaId = env.sandbox.state.media[0].media_id;
+		expect(env.sends().map((send) => send.media_id)).toEqual([mediaId, mediaId, mediaId]);
+		expect(env.sends()[0]).toMatchObject({ file_name: 'Your invoice.pdf' });
+		// Flat rows: the upload's answer is not repeated in a nested column.
+		expect(output[0].json).toMatchObject({ mediaId, recipient: '+254700300001' });
+		expect(output[0].json.media).toBeUndefined();
+	});
+});
 
-		it('refuses an image for a document header before uploading anything (rule 8)', async () => {
-			const item = await binaryItem(
-				{ phone: '+254700300001' },
-				'brochure',
-				png,
-				'banner.png',
-				'image/png',
-			);
-			const { error } = await env.run(
-				sendWithBinary(TEMPLATES.documentHeader.id, {
-					templateFields: { mappingMode: 'defineBelow', value: { body_1: 'INV-1' } },
-				}),
-				[item],
-			);
-			expect(error?.message).toContain(
-				'"Header Media" is image media but template "invoice" has a document header',
-			);
-			expect(
-				env.sandbox.requests.filter((request) => request.path.endsWith('/media')),
-			).toHaveLength(0);
-			expect(env.sends()).toHaveLength(0);
-		});
+// Checks and mapping that do not depend on where the file is: on a stored file only.
+describe('header media from a binary field: checks and mapping (filesystem mode)', () => {
+	beforeAll(async () => await useBinaryDataMode('filesystem'));
 
-		it('sends an image header with quick reply and URL button values mapped from the template', async () => {
-			const item = await binaryItem(
-				{ phone: '+254700300001', name: 'Amina' },
-				'brochure',
-				png,
-				'banner.png',
-				'image/png',
-			);
-			const { error } = await env.run(
-				sendWithBinary(TEMPLATES.mixedButtons.id, {
-					templateFields: {
-						mappingMode: 'defineBelow',
-						value: {
-							body_1: '={{ $json.name }}',
-							body_2: '20%',
-							button_0_payload: '=stop-{{ $json.name }}',
-							button_1_url: 'SPRING',
-						},
+	it('refuses an image for a document header before uploading anything (rule 8)', async () => {
+		const item = await binaryItem(
+			{ phone: '+254700300001' },
+			'brochure',
+			png,
+			'banner.png',
+			'image/png',
+		);
+		const { error } = await env.run(
+			sendWithBinary(TEMPLATES.documentHeader.id, {
+				templateFields: { mappingMode: 'defineBelow', value: { body_1: 'INV-1' } },
+			}),
+			[item],
+		);
+		expect(error?.message).toContain(
+			'"Header Media" is image media but template "invoice" has a document header',
+		);
+		expect(env.sandbox.requests.filter((request) => request.path.endsWith('/media'))).toHaveLength(
+			0,
+		);
+		expect(env.sends()).toHaveLength(0);
+	});
+
+	it('sends an image header with quick reply and URL button values mapped from the template', async () => {
+		const item = await binaryItem(
+			{ phone: '+254700300001', name: 'Amina' },
+			'brochure',
+			png,
+			'banner.png',
+			'image/png',
+		);
+		const { error } = await env.run(
+			sendWithBinary(TEMPLATES.mixedButtons.id, {
+				templateFields: {
+					mappingMode: 'defineBelow',
+					value: {
+						body_1: '={{ $json.name }}',
+						body_2: '20%',
+						button_0_payload: '=stop-{{ $json.name }}',
+						button_1_url: 'SPRING',
 					},
-				}),
-				[item],
-			);
-			expect(error).toBeUndefined();
-			expect(env.sends()[0]).toMatchObject({
-				media_id: env.sandbox.state.media[0].media_id,
-				component_list: {
-					components: [
-						{
-							component_type: 'BODY',
-							fields: [
-								{ name: '1', value: 'Amina' },
-								{ name: '2', value: '20%' },
-							],
-						},
-						{
-							component_type: 'BUTTONS',
-							fields: expect.arrayContaining([
-								{ name: 'quick_reply:0', value: 'stop-Amina' },
-								{ name: 'url:1', value: 'SPRING' },
-							]),
-						},
-					],
 				},
-			});
+			}),
+			[item],
+		);
+		expect(error).toBeUndefined();
+		expect(env.sends()[0]).toMatchObject({
+			media_id: env.sandbox.state.media[0].media_id,
+			component_list: {
+				components: [
+					{
+						component_type: 'BODY',
+						fields: [
+							{ name: '1', value: 'Amina' },
+							{ name: '2', value: '20%' },
+						],
+					},
+					{
+						component_type: 'BUTTONS',
+						fields: expect.arrayContaining([
+							{ name: 'quick_reply:0', value: 'stop-Amina' },
+							{ name: 'url:1', value: 'SPRING' },
+						]),
+					},
+				],
+			},
 		});
-	},
-);
+	});
+});
 
 describe('header media from a media ID', () => {
 	it('knows the type of a media ID carried by the item (the output of Media > Upload): refuses a mismatch before sending', async () => {
@@ -215,8 +233,9 @@ describe('Media > Upload', () => {
 		...extra,
 	});
 
-	it.each(['default', 'filesystem'] as const)(
-		'streams a file from binary data (%s mode) and outputs the media record',
+	// Inline first: the cases below run in the mode left set, a stored file.
+	it.each([...STORED_AND_INLINE].reverse())(
+		'uploads a file from binary data (%s: %s) and outputs the media record',
 		async (mode) => {
 			await useBinaryDataMode(mode);
 			const item = await binaryItem({}, 'data', pdf, 'catalogue.pdf', 'application/pdf');

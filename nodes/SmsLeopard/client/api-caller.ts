@@ -118,9 +118,9 @@ export class ApiCaller {
 			timeoutMs: this.options.timeoutMs,
 		});
 		if (response.failure) {
-			const { requestSent, code, message } = response.failure;
+			const { requestSent, code, message, blockedLocally } = response.failure;
 			throw stampSendState(
-				new SmsLeopardConnectionError(message, { requestSent, causeCode: code }),
+				new SmsLeopardConnectionError(message, { requestSent, causeCode: code, blockedLocally }),
 				changes,
 				{ kind: 'noAnswer', requestSent },
 			);

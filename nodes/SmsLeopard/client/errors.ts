@@ -148,16 +148,22 @@ export class SmsLeopardServerError extends SmsLeopardApiError {
 
 /**
  * No answer at all. `requestSent` is false only when the request surely never reached the server
- * (connection refused, host not found), so repeating it cannot act twice.
+ * (connection refused, host not found), so repeating it cannot act twice. `blockedLocally`: refused
+ * before it left by a rule on this side (n8n's SSRF protection), so repeating it cannot help either.
  */
 export class SmsLeopardConnectionError extends SmsLeopardError {
 	readonly requestSent: boolean;
 	readonly causeCode: string;
+	readonly blockedLocally: boolean;
 
-	constructor(message: string, options: { requestSent: boolean; causeCode: string }) {
+	constructor(
+		message: string,
+		options: { requestSent: boolean; causeCode: string; blockedLocally?: boolean },
+	) {
 		super(message);
 		this.requestSent = options.requestSent;
 		this.causeCode = options.causeCode;
+		this.blockedLocally = options.blockedLocally === true;
 	}
 }
 

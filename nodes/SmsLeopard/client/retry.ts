@@ -55,6 +55,8 @@ export function retryDelay(
 	}
 	if (attempt >= options.maxRetries) return undefined;
 	if (error instanceof SmsLeopardConnectionError) {
+		// Refused on this side by a rule (n8n's SSRF protection): every retry would meet it again.
+		if (error.blockedLocally) return undefined;
 		if (!error.requestSent || idempotent || options.retryUnsafe)
 			return backoffDelay(attempt, options);
 		return undefined;

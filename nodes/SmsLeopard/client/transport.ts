@@ -49,6 +49,11 @@ export interface TransportFailure {
 	code: string;
 	requestSent: boolean;
 	message: string;
+	/**
+	 * Refused on this side before the request left, by a rule that a retry cannot change (n8n's SSRF
+	 * protection): not sent, and not retried. Absent: false.
+	 */
+	blockedLocally?: boolean;
 }
 
 /**

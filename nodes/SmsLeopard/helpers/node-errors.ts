@@ -93,7 +93,7 @@ export function toNodeError(
 			{ message: error.message, code: error.causeCode } as JsonObject,
 			{
 				message: error.message,
-				description: `${capital(itemLabel(itemIndex))}: no answer from SMSLeopard. Check the URLs of the credential and the network.${itemMayHaveBeenSent(error) ? ' The request may have reached the service: check before sending it again.' : error.requestSent ? ' Nothing was sent: it is safe to run again.' : ' The request did not reach the service: it is safe to run again.'}${suffix}`,
+				description: `${capital(itemLabel(itemIndex))}: ${connectionAdvice(error)}${suffix}`,
 				itemIndex,
 			},
 		);
@@ -107,6 +107,14 @@ export function toNodeError(
 		itemIndex,
 		description: suffix.trim() || undefined,
 	});
+}
+
+/** What a connection error means for the item and what to do, after "Item 1 (index 0): ". */
+function connectionAdvice(error: SmsLeopardConnectionError): string {
+	// The message names the host and the setting; retrying as it is cannot pass.
+	if (error.blockedLocally && !itemMayHaveBeenSent(error))
+		return "n8n refused to send the request (its settings, named above), so nothing was sent: it is safe to run again once they allow the host of the credential's URL. Whoever runs n8n sets them, on every n8n process in queue mode.";
+	return `no answer from SMSLeopard. Check the URLs of the credential and the network.${itemMayHaveBeenSent(error) ? ' The request may have reached the service: check before sending it again.' : error.requestSent ? ' Nothing was sent: it is safe to run again.' : ' The request did not reach the service: it is safe to run again.'}`;
 }
 
 function capital(text: string): string {

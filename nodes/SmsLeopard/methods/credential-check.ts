@@ -12,6 +12,7 @@ import type {
 import { DEFAULT_CHAT_URL, DEFAULT_CONTACTS_URL } from '../client';
 import { groupsPageCall } from '../client/groups';
 import { readBaseUrl } from '../transport/base-url';
+import { describeSsrfBlock, ssrfBlockOf } from '../transport/request-failure';
 import { answerDeadline, beforeDeadline } from '../transport/deadline';
 import { MAX_ANSWER_BYTES, discardBody, readAnswer } from '../transport/read-answer';
 
@@ -88,6 +89,9 @@ export async function testCredentialWithin(
 			(late) => discardBody(late?.body),
 		);
 	} catch (error) {
+		// n8n's SSRF protection (N8N_SSRF_PROTECTION_ENABLED) guards the Test's request too.
+		const blocked = ssrfBlockOf(error);
+		if (blocked) return failure(describeSsrfBlock(contacts.url, blocked));
 		const code = connectionCode(error);
 		// axios's own (idle) timeout may end a silent host first: the same outcome as the deadline.
 		if (code === 'ECONNABORTED' || code === 'ETIMEDOUT') return failure(noAnswerInTime(timeoutMs));

@@ -21,7 +21,7 @@ import {
 } from '../client';
 import { answerDeadline, beforeDeadline } from './deadline';
 import { MAX_ANSWER_BYTES, discardBody, readAnswer } from './read-answer';
-import { readFailure } from './request-failure';
+import { type SsrfBlock, describeSsrfBlock, readFailure, ssrfBlockOf } from './request-failure';
 
 export const CREDENTIAL_TYPE = 'smsLeopardApi';
 
@@ -105,6 +105,8 @@ export class N8nTransport implements Transport {
 				(late) => discardBody(late?.body),
 			);
 		} catch (error) {
+			const blocked = ssrfBlockOf(error);
+			if (blocked) return ssrfRefusal(request.url, blocked);
 			// Only the code is kept: n8n's error holds the request, whose headers carry the credentials.
 			const { code, requestSent } = readFailure(error);
 			return noAnswer({
@@ -142,5 +144,18 @@ function lostAnswer(url: string, code: string): TransportResponse {
 			code === 'ETOOLARGE'
 				? `The answer of ${origin} is larger than ${MAX_ANSWER_BYTES / 1024 / 1024} MB and was not read (ETOOLARGE)`
 				: `The answer of ${origin} did not end within the timeout (${code})`,
+	});
+}
+
+/** The failure's code for an SSRF refusal: n8n's error carries no system code. */
+const SSRF_BLOCKED = 'SSRF_BLOCKED';
+
+/** n8n's SSRF protection refused the request before it left: not sent, and no retry can pass. */
+function ssrfRefusal(url: string, blocked: SsrfBlock): TransportResponse {
+	return noAnswer({
+		code: SSRF_BLOCKED,
+		requestSent: false,
+		blockedLocally: true,
+		message: describeSsrfBlock(url, blocked),
 	});
 }

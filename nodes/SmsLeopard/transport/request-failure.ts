@@ -99,3 +99,94 @@ export function readFailure(error: unknown): { code: string; requestSent: boolea
 		texts.some((text) => NOT_SENT_TEXTS.some((pattern) => pattern.test(text)));
 	return { code: found, requestSent: !notSent };
 }
+
+/**
+ * What n8n's SSRF protection (N8N_SSRF_PROTECTION_ENABLED, n8n 2.12 and later) said when it refused
+ * a request before it left: the address it resolved to, or a host name on its deny-list.
+ */
+export interface SsrfBlock {
+	/** 'ip': the host is or resolves to an address in a blocked range; 'hostname': a denied name. */
+	by: 'ip' | 'hostname';
+	ip?: string;
+	hostname?: string;
+}
+
+/**
+ * n8n's own texts (@n8n/backend-network, ssrf/ssrf-blocked-ip.error and ssrf-blocked-hostname.error;
+ * "IP address is blocked" in its first versions), for when the error's name and fields are lost.
+ */
+const SSRF_IP_TEXTS = [/resolves to a restricted IP address/, /^IP address is blocked$/];
+const SSRF_HOSTNAME_TEXT = /destination hostname is restricted/;
+/** Its description, which the NodeApiError keeps: "The target 'x' (10.0.0.1) is not allowed". */
+const SSRF_TARGET_TEXT = /The target (?:'([^']+)' \(([^)\s]+)\)|(\S+)) is not allowed/;
+
+const textField = (value: unknown): string | undefined =>
+	typeof value === 'string' && value !== '' ? value : undefined;
+
+/**
+ * The SSRF refusal behind a failed request, if that is what it was. n8n throws SsrfBlockedIpError or
+ * SsrfBlockedHostnameError (with `ip` and `hostname`, also in `extra`) and
+ * httpRequestWithAuthentication wraps it in a NodeApiError whose `cause` and `messages` keep it.
+ */
+export function ssrfBlockOf(error: unknown): SsrfBlock | undefined {
+	let current: unknown = error;
+	let found: SsrfBlock | undefined;
+	for (let depth = 0; depth < 4 && current && typeof current === 'object'; depth++) {
+		const fields = current as Record<string, unknown>;
+		const extra = (fields.extra ?? {}) as Record<string, unknown>;
+		const texts = [
+			...(Array.isArray(fields.messages) ? fields.messages : []),
+			fields.message,
+		].filter((text): text is string => typeof text === 'string');
+		const by =
+			fields.name === 'SsrfBlockedIpError' ||
+			texts.some((text) => SSRF_IP_TEXTS.some((pattern) => pattern.test(text)))
+				? 'ip'
+				: fields.name === 'SsrfBlockedHostnameError' ||
+					  texts.some((text) => SSRF_HOSTNAME_TEXT.test(text))
+					? 'hostname'
+					: undefined;
+		if (by) {
+			// n8n-workflow 2.8 drops the wrapped error (`cause`, kept by 2.41): its description
+			// names the target.
+			const target = SSRF_TARGET_TEXT.exec(textField(fields.description) ?? '');
+			found = {
+				by,
+				ip: textField(fields.ip) ?? textField(extra.ip) ?? target?.[2] ?? target?.[3] ?? found?.ip,
+				hostname:
+					textField(fields.hostname) ?? textField(extra.hostname) ?? target?.[1] ?? found?.hostname,
+			};
+		}
+		current = fields.cause;
+	}
+	return found;
+}
+
+/**
+ * The refusal in the user's words: the host, why, and the setting that lets n8n reach it. An address
+ * in the URL matches only an IP range (N8N_SSRF_ALLOWED_HOSTNAMES=127.0.0.1 does not allow
+ * http://127.0.0.1, tried on n8n 2.41.1); a name matches N8N_SSRF_ALLOWED_HOSTNAMES.
+ */
+export function describeSsrfBlock(url: string, blocked: SsrfBlock): string {
+	const { origin, hostname: urlHost } = new URL(url);
+	const host = urlHost.replace(/^\[(.*)\]$/, '$1');
+	const isAddress = /^[\d.]+$/.test(host) || host.includes(':');
+	const ip = blocked.ip ?? (isAddress ? host : undefined);
+	const range = ip ? `${ip}/${ip.includes(':') ? 128 : 32}` : undefined;
+	const name = isAddress ? undefined : (blocked.hostname ?? host);
+	const why =
+		blocked.by === 'hostname'
+			? `${name ?? host} is in N8N_SSRF_BLOCKED_HOSTNAMES`
+			: ip && name
+				? `${name} resolves to ${ip}, in a blocked IP range`
+				: `${ip ?? host} is in a blocked IP range`;
+	const allow =
+		blocked.by === 'hostname' && name
+			? `add ${name} to N8N_SSRF_ALLOWED_HOSTNAMES`
+			: name && range
+				? `add ${name} to N8N_SSRF_ALLOWED_HOSTNAMES or ${range} to N8N_SSRF_ALLOWED_IP_RANGES`
+				: range
+					? `add ${range} to N8N_SSRF_ALLOWED_IP_RANGES`
+					: 'add its address to N8N_SSRF_ALLOWED_IP_RANGES or its host name to N8N_SSRF_ALLOWED_HOSTNAMES';
+	return `n8n's SSRF protection blocked the request to ${origin}: ${why}. To let n8n reach it, ${allow} in n8n's environment and restart n8n`;
+}

@@ -76,6 +76,8 @@ export function smsLeopard(
 	settings: {
 		onError?: 'continueRegularOutput' | 'continueErrorOutput' | 'stopWorkflow';
 		executeOnce?: boolean;
+		/** The node's Settings > Always Output Data. */
+		alwaysOutputData?: boolean;
 	} = {},
 ): WorkflowNode {
 	return {
@@ -85,23 +87,45 @@ export function smsLeopard(
 	};
 }
 
-/** Connects each chain in order; a node may start several chains (parallel branches). */
-export function workflow(name: string, chains: WorkflowNode[][]): WorkflowJson {
+/** A chain's start that continues from one output of a node: `[fromOutput(send, 1), alert]`. */
+export class OutputOf {
+	constructor(
+		readonly from: WorkflowNode,
+		readonly output: number,
+	) {}
+}
+
+/** Output `output` of `from`: 0 the first; under "Continue (using error output)", 1 the errors. */
+export const fromOutput = (from: WorkflowNode, output: number): OutputOf =>
+	new OutputOf(from, output);
+
+/**
+ * Connects each chain in order; a node may start several chains (parallel branches). A chain joins
+ * a node's first output unless it starts with `fromOutput(node, n)`.
+ */
+export function workflow(
+	name: string,
+	chains: Array<Array<WorkflowNode | OutputOf>>,
+): WorkflowJson {
 	const nodes = new Map<string, WorkflowNode>();
 	const connections: Record<
 		string,
 		{ main: Array<Array<{ node: string; type: string; index: number }>> }
 	> = {};
 	chains.forEach((chain, row) => {
-		chain.forEach((member, column) => {
+		chain.forEach((entry, column) => {
+			const member = entry instanceof OutputOf ? entry.from : entry;
 			if (!nodes.has(member.name)) {
 				member.position = [column * 240, row * 200];
 				nodes.set(member.name, member);
 			}
-			const previous = chain[column - 1];
-			if (!previous) return;
-			connections[previous.name] ??= { main: [[]] };
-			const targets = connections[previous.name].main[0];
+			const before = chain[column - 1];
+			if (!before) return;
+			const [previous, output] =
+				before instanceof OutputOf ? [before.from, before.output] : [before, 0];
+			const main = (connections[previous.name] ??= { main: [] }).main;
+			while (main.length <= output) main.push([]);
+			const targets = main[output];
 			if (!targets.some((target) => target.node === member.name)) {
 				targets.push({ node: member.name, type: 'main', index: 0 });
 			}
