@@ -2,6 +2,8 @@
 // clock: thousands of sends in milliseconds, the same result every run, no wall-clock assertions.
 import { z } from 'zod';
 import { ApiCaller } from '../../nodes/SmsLeopard/client/api-caller';
+import { AccountPacers } from '../../nodes/SmsLeopard/client/account-pacers';
+import { Pacer } from '../../nodes/SmsLeopard/client/pacing';
 import { DEFAULT_RETRY } from '../../nodes/SmsLeopard/client/retry';
 import type { Transport } from '../../nodes/SmsLeopard/client/transport';
 import { Limiter, type LimiterSettings } from '../sandbox/limiters';
@@ -66,6 +68,13 @@ export interface Simulation {
 	startAt?: number;
 	/** How late every timer fires (0: on time). */
 	timerLateMs?: number;
+	/**
+	 * Executions running at once against the same account, each with `sends` and `parallel` of its
+	 * own (default 1); `share` makes them pace through one account pacer, as executions of one n8n
+	 * process do (account-pacers.ts), instead of each on its own.
+	 */
+	executions?: number;
+	share?: boolean;
 }
 
 export interface SimulationResult {
@@ -104,21 +113,39 @@ export async function simulate(sim: Simulation): Promise<SimulationResult> {
 			return { status: 200, headers: {}, body: { id: item } };
 		},
 	};
-	const caller = new ApiCaller({
-		transport,
-		chatUrl: 'https://chat.example.test',
-		contactsUrl: 'https://api.example.test',
-		sleep: clock.sleep,
-		now: () => clock.now,
-		retry: { ...DEFAULT_RETRY, maxTotalWaitMs: sim.maxWaitMs ?? 300_000 },
-		requestsPerSecond: sim.requestsPerSecond,
-		parallelCalls: sim.parallel,
+	const executions = sim.executions ?? 1;
+	const pacers = new AccountPacers();
+	const callers = Array.from({ length: executions }, () => {
+		const lease = sim.share
+			? pacers.join(
+					'account',
+					sim.parallel,
+					(parallelCalls) =>
+						new Pacer(clock.sleep, {
+							requestsPerSecond: sim.requestsPerSecond,
+							parallelCalls,
+							now: () => clock.now,
+						}),
+				)
+			: undefined;
+		return new ApiCaller({
+			transport,
+			chatUrl: 'https://chat.example.test',
+			contactsUrl: 'https://api.example.test',
+			sleep: clock.sleep,
+			now: () => clock.now,
+			retry: { ...DEFAULT_RETRY, maxTotalWaitMs: sim.maxWaitMs ?? 300_000 },
+			requestsPerSecond: sim.requestsPerSecond,
+			parallelCalls: sim.parallel,
+			pacer: lease?.pacer,
+		});
 	});
 	let failed = 0;
-	let nextItem = 0;
-	const worker = async () => {
-		while (nextItem < sim.sends) {
-			const item = nextItem++;
+	// Each execution sends its own items: execution e has items e × sends to (e + 1) × sends - 1.
+	const next = callers.map((_, execution) => execution * sim.sends);
+	const worker = async (caller: ApiCaller, execution: number) => {
+		while (next[execution] < (execution + 1) * sim.sends) {
+			const item = next[execution]++;
 			try {
 				await caller.call({
 					operation: 'Send template',
@@ -136,7 +163,13 @@ export async function simulate(sim: Simulation): Promise<SimulationResult> {
 	const random = jest.spyOn(Math, 'random').mockImplementation(seededRandom(7));
 	const begin = clock.now;
 	try {
-		await clock.run(Promise.all(Array.from({ length: sim.parallel }, worker)));
+		await clock.run(
+			Promise.all(
+				callers.flatMap((caller, execution) =>
+					Array.from({ length: sim.parallel }, async () => await worker(caller, execution)),
+				),
+			),
+		);
 	} finally {
 		random.mockRestore();
 	}

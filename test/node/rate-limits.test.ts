@@ -59,6 +59,28 @@ describe('rate limits in the real n8n engine', () => {
 		expect(env.sandbox.requests.filter((request) => request.status === 429)).toHaveLength(0);
 	}, 30_000);
 
+	it('two executions at once share the account: Max Requests per Second holds for both together', async () => {
+		// 15 a second each would be 30 together against the account's 20; shared, 15 in all.
+		env.sandbox.setOptions({ rateLimitPerSecond: 20 });
+		const parameters = sendFlow({ concurrency: 5, requestsPerSecond: 15 });
+		const [first, second] = await Promise.all([
+			env.run(parameters, phones(30)),
+			env.run(
+				parameters,
+				jsonItems(
+					...Array.from({ length: 30 }, (_, index) => ({
+						phone: `+2547005${String(index).padStart(5, '0')}`,
+					})),
+				),
+			),
+		]);
+		expect(first.error).toBeUndefined();
+		expect(second.error).toBeUndefined();
+		expect(Object.keys(env.sandbox.state.sendCountByDestination)).toHaveLength(60);
+		// A count, not the requests: a failure must not print their Authorization headers.
+		expect(env.sandbox.requests.filter((request) => request.status === 429).length).toBe(0);
+	}, 30_000);
+
 	it('gives up when the rate-limit wait budget is spent, naming the rate limit', async () => {
 		// Three requests a second: the sender and template lookups, then the first send.
 		env.sandbox.setOptions({ rateLimitPerSecond: 3 });

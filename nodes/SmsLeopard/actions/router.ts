@@ -8,13 +8,14 @@ import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 import { settle } from '../client/settle';
 import { errorItemJson, errorOutputJson, toNodeError } from '../helpers/node-errors';
 import { credentialSecrets, redactDeep, redactError } from '../helpers/redact';
+import type { SmsLeopardClient } from '../client';
 import { clientForNode } from '../transport/client-for-node';
 import { CREDENTIAL_TYPE } from '../transport/n8n-transport';
 import { type ExecutionState, newExecutionState } from '../helpers/execution-state';
 import { runPool } from '../helpers/worker-pool';
 import { noteOncePerRun } from '../helpers/run-notes';
 import { withParametersReadOnce } from '../helpers/parameters-once';
-import { type ItemOutcome, isBatchOperation } from './operation';
+import { type ItemOutcome, type Operation, isBatchOperation } from './operation';
 import { readRequestOptions } from './request-options';
 import { withInputFields } from './include-input-fields';
 import { resources } from './resources';
@@ -46,7 +47,24 @@ async function routeItems(this: IExecuteFunctions): Promise<INodeExecutionData[]
 		timeoutMs: options.timeoutMs,
 		requestsPerSecond: options.requestsPerSecond,
 		parallelCalls: workers,
+		shareAccountPacing: true,
 	});
+	try {
+		return await runItems.call(this, items, handler, client);
+	} finally {
+		client.close();
+	}
+}
+
+/** Every item through the operation with the run's client, then the output in input order. */
+async function runItems(
+	this: IExecuteFunctions,
+	items: INodeExecutionData[],
+	handler: Operation,
+	client: SmsLeopardClient,
+): Promise<INodeExecutionData[][]> {
+	const options = readRequestOptions(this);
+	const workers = Math.min(options.concurrency, items.length);
 	const credentials = await this.getCredentials(CREDENTIAL_TYPE);
 	const state: ExecutionState = newExecutionState(client);
 	const continueOnFail = this.continueOnFail();

@@ -46,6 +46,11 @@ export interface ApiCallerOptions {
 	parallelCalls?: number;
 	/** The clock the pacer reads; tests pass a virtual one. */
 	now?: () => number;
+	/**
+	 * A pacer shared with the other executions of the same account (account-pacers.ts); without it
+	 * this caller paces on its own.
+	 */
+	pacer?: Pacer;
 }
 
 /** The answer as data, bounded in depth: every answer, success or error, enters the client here. */
@@ -69,11 +74,13 @@ export class ApiCaller {
 	private readonly pacer: Pacer;
 
 	constructor(private readonly options: ApiCallerOptions) {
-		this.pacer = new Pacer(options.sleep, {
-			requestsPerSecond: options.requestsPerSecond,
-			parallelCalls: options.parallelCalls,
-			now: options.now,
-		});
+		this.pacer =
+			options.pacer ??
+			new Pacer(options.sleep, {
+				requestsPerSecond: options.requestsPerSecond,
+				parallelCalls: options.parallelCalls,
+				now: options.now,
+			});
 	}
 
 	url(host: ApiHost, path: string): string {

@@ -6,6 +6,8 @@
 import { settle } from './settle';
 import { z } from 'zod';
 import { ApiCaller } from './api-caller';
+import type { AccountPacers, PacerLease } from './account-pacers';
+import { Pacer } from './pacing';
 import { DEFAULT_CHANNEL, DEFAULT_CHAT_URL, DEFAULT_CONTACTS_URL } from './hosts';
 import {
 	type Contact,
@@ -87,6 +89,11 @@ export interface SmsLeopardClientOptions {
 	 * How many calls the caller runs at once (the node's "Items in Parallel"); spreads their starts.
 	 */
 	parallelCalls?: number;
+	/**
+	 * Pace with the other clients of the same account through `pacers` (account-pacers.ts), under
+	 * `key`; call `close()` when done. Without it the client paces on its own.
+	 */
+	sharedPacing?: { pacers: AccountPacers; key: string };
 }
 
 const baseUrl = z
@@ -122,6 +129,7 @@ const clientOptions = z.object({
 
 export class SmsLeopardClient {
 	private readonly caller: ApiCaller;
+	private readonly pacerLease: PacerLease | undefined;
 	readonly channel: string;
 
 	constructor(options: SmsLeopardClientOptions) {
@@ -134,17 +142,32 @@ export class SmsLeopardClient {
 			parallelCalls: options.parallelCalls,
 		});
 		this.channel = settings.channel;
+		const sleep = boundedSleep(options.sleep);
+		const { sharedPacing } = options;
+		// Only clients with the same pacing settings share: a user's own limit stays theirs.
+		this.pacerLease = sharedPacing?.pacers.join(
+			`${sharedPacing.key}\u0000${settings.requestsPerSecond ?? 0}`,
+			settings.parallelCalls ?? 1,
+			(parallelCalls) =>
+				new Pacer(sleep, { requestsPerSecond: settings.requestsPerSecond, parallelCalls }),
+		);
 		this.caller = new ApiCaller({
 			transport: options.transport,
 			// Every wait of the pacer and the retries, safe for any length (wait-limits.ts).
-			sleep: boundedSleep(options.sleep),
+			sleep,
 			chatUrl: settings.chatUrl,
 			contactsUrl: settings.contactsUrl,
 			timeoutMs: settings.timeoutMs,
 			requestsPerSecond: settings.requestsPerSecond,
 			parallelCalls: settings.parallelCalls,
 			retry: { ...DEFAULT_RETRY, ...options.retry },
+			pacer: this.pacerLease?.pacer,
 		});
+	}
+
+	/** Done with this client: a shared pacer is left for the account's other clients. */
+	close(): void {
+		this.pacerLease?.leave();
 	}
 
 	/** Checks and sends an approved template to one recipient (prepareTemplateMessage, then send). */

@@ -82,3 +82,4 @@ export {
 	matchesSecret,
 	withoutSecret,
 } from './webhook-secret';
+export { AccountPacers, type PacerLease } from './account-pacers';

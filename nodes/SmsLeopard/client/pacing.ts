@@ -94,7 +94,7 @@ export class Pacer {
 	/** When the adaptive rate was first set; a decrease a second after it measured paced sending. */
 	private pacedSince = Infinity;
 	private limitMeasured = false;
-	private readonly parallelCalls: number;
+	private parallelCalls: number;
 	private readonly now: () => number;
 	/** Recent round trips, for the spread. */
 	private readonly roundTrips = new RecentValues(ROUND_TRIP_SAMPLES);
@@ -110,6 +110,18 @@ export class Pacer {
 		this.limitIntervalMs = rps && rps > 0 ? 1000 / rps : 0;
 		this.parallelCalls = Math.max(1, Math.floor(options.parallelCalls ?? 1));
 		this.now = options.now ?? Date.now;
+	}
+
+	/**
+	 * Calls in flight at most, now: executions sharing this pacer (account-pacers.ts) add theirs as
+	 * they join and take them back as they leave.
+	 */
+	setParallelCalls(parallelCalls: number): void {
+		const calls = Math.max(1, Math.floor(parallelCalls));
+		if (calls === this.parallelCalls) return;
+		this.parallelCalls = calls;
+		if (calls <= 1) this.spreadMs = 0;
+		else if (this.roundTrips.values.length > 0) this.recordSpread();
 	}
 
 	/** The spacing now in force between two starts, in ms. */
@@ -270,6 +282,10 @@ export class Pacer {
 	private recordRoundTrip(ms: number): void {
 		if (this.parallelCalls <= 1) return;
 		this.roundTrips.add(Math.max(0, ms));
+		this.recordSpread();
+	}
+
+	private recordSpread(): void {
 		const sorted = [...this.roundTrips.values].sort((a, b) => a - b);
 		const median = sorted[Math.floor(sorted.length / 2)];
 		this.spreadMs = Math.min(MAX_SPREAD_MS, (SPREAD_SHARE * median) / this.parallelCalls);

@@ -22,7 +22,8 @@ type GetNodeParameter = (
 export function holdsExpression(value: unknown): boolean {
 	if (typeof value === 'string') return value.startsWith('=');
 	if (Array.isArray(value)) return value.some(holdsExpression);
-	if (value !== null && typeof value === 'object') return Object.values(value).some(holdsExpression);
+	if (value !== null && typeof value === 'object')
+		return Object.values(value).some(holdsExpression);
 	return false;
 }
 

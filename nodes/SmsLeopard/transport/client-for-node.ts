@@ -9,6 +9,7 @@ import {
 	sleep,
 } from 'n8n-workflow';
 import {
+	AccountPacers,
 	DEFAULT_CHANNEL,
 	DEFAULT_CHAT_URL,
 	DEFAULT_CONTACTS_URL,
@@ -40,13 +41,26 @@ export interface NodeClientSettings {
 	timeoutMs?: number;
 	requestsPerSecond?: number;
 	parallelCalls?: number;
+	/**
+	 * Pace with the other executions of this process that use the same credential (a run's client;
+	 * the caller must `close()` it). Editor look-ups (lists, the Test) pace on their own.
+	 */
+	shareAccountPacing?: boolean;
 }
+
+/**
+ * The pacers of the accounts in use in this n8n process: module state, so every execution in the
+ * process (n8n runs several at once, in regular mode and on each worker) finds the same one.
+ */
+const ACCOUNT_PACERS = new AccountPacers();
 
 export async function clientForNode(
 	context: IExecuteFunctions | ILoadOptionsFunctions,
 	settings: NodeClientSettings = {},
 ): Promise<SmsLeopardClient> {
 	const credentials = await context.getCredentials(CREDENTIAL_TYPE);
+	const { shareAccountPacing, ...clientSettings } = settings;
+	const credentialId = context.getNode().credentials?.[CREDENTIAL_TYPE]?.id;
 	const options = {
 		transport: new N8nTransport(context, credentials),
 		sleep,
@@ -61,11 +75,19 @@ export async function clientForNode(
 			typeof credentials.channel === 'string' && credentials.channel.trim() !== ''
 				? credentials.channel.trim()
 				: DEFAULT_CHANNEL,
-		...settings,
+		...clientSettings,
 	};
+	// One account: the same credential and hosts (a credential edited mid-run paces apart).
+	const sharedPacing =
+		shareAccountPacing && credentialId
+			? {
+					pacers: ACCOUNT_PACERS,
+					key: `${credentialId}\u0000${options.chatUrl}\u0000${options.contactsUrl}`,
+				}
+			: undefined;
 	let refused: unknown;
 	try {
-		return new SmsLeopardClient(options);
+		return new SmsLeopardClient({ ...options, sharedPacing });
 	} catch (error) {
 		refused = error;
 	}

@@ -1,0 +1,103 @@
+// Many executions, one account: executions of one n8n process pace through one pacer per account
+// (account-pacers.ts). On a virtual clock against every sandbox limiter model, the same code as in
+// n8n: 10 executions of 200 sends each, 10 in parallel each, finish within 1.2 x 2,000 / limit,
+// with no item failed and none sent twice.
+import { AccountPacers } from '../../nodes/SmsLeopard/client/account-pacers';
+import { Pacer } from '../../nodes/SmsLeopard/client/pacing';
+import type { LimiterSettings } from '../sandbox/limiters';
+import { simulate } from './limiter-simulation';
+
+const LIMIT = 100;
+const EXECUTIONS = 10;
+const SENDS_EACH = 200;
+const IDEAL_MS = ((EXECUTIONS * SENDS_EACH) / LIMIT) * 1000;
+
+const LIMITERS: Array<[string, LimiterSettings]> = [
+	['sliding 1 s window', { model: 'sliding', perSecond: LIMIT }],
+	['fixed 1 s windows', { model: 'fixed', perSecond: LIMIT }],
+	['token bucket, burst 20', { model: 'tokenBucket', perSecond: LIMIT, burst: 20 }],
+	// A per-minute quota the run meets: 1,000 per 10 s window (the benchmark's scaled quota).
+	['quota of 1,000 per 10 s', { model: 'perMinute', perSecond: LIMIT, quotaWindowMs: 10_000 }],
+];
+
+describe.each(LIMITERS)('10 executions x 200 sends at once, %s', (_label, limiter) => {
+	it('sharing the account pacer: within 1.2 x 2,000 / limit, 0 failed, 0 sent twice', async () => {
+		const result = await simulate({
+			limiter,
+			sends: SENDS_EACH,
+			parallel: 10,
+			executions: EXECUTIONS,
+			share: true,
+			latencyMs: 20,
+			startAt: 500,
+		});
+		expect(result.failed).toBe(0);
+		expect(result.doubles).toBe(0);
+		expect(result.requests - result.refused).toBe(EXECUTIONS * SENDS_EACH);
+		expect(result.elapsedMs).toBeLessThanOrEqual(1.2 * IDEAL_MS);
+	});
+});
+
+it("a user limit is the account's: two executions sharing it start at most that many a second", async () => {
+	const result = await simulate({
+		limiter: { model: 'sliding', perSecond: 1000 },
+		sends: 50,
+		parallel: 5,
+		executions: 2,
+		share: true,
+		requestsPerSecond: 20,
+		latencyMs: 20,
+	});
+	const starts = [...result.starts].sort((a, b) => a - b);
+	let busiest = 0;
+	for (let i = 0, j = 0; i < starts.length; i++) {
+		while (starts[i] - starts[j] >= 1000) j++;
+		busiest = Math.max(busiest, i - j + 1);
+	}
+	// Each execution alone would start 20 a second: together, 40.
+	expect(busiest).toBeLessThanOrEqual(21);
+	expect(result.failed).toBe(0);
+});
+
+describe('AccountPacers', () => {
+	const create = (parallelCalls: number) => new Pacer(async () => {}, { parallelCalls });
+
+	it('gives executions of one account the same pacer, other accounts their own', () => {
+		const pacers = new AccountPacers();
+		const first = pacers.join('account A', 10, create);
+		const second = pacers.join('account A', 10, create);
+		const other = pacers.join('account B', 10, create);
+		expect(second.pacer).toBe(first.pacer);
+		expect(other.pacer).not.toBe(first.pacer);
+		expect(pacers.size).toBe(2);
+	});
+
+	it('keeps nothing once every execution left, and a second leave changes nothing', () => {
+		const pacers = new AccountPacers();
+		const first = pacers.join('account A', 10, create);
+		const second = pacers.join('account A', 5, create);
+		first.leave();
+		first.leave();
+		expect(pacers.size).toBe(1);
+		expect(pacers.join('account A', 1, create).pacer).toBe(second.pacer);
+		second.leave();
+		expect(pacers.size).toBe(1);
+	});
+
+	it('counts the parallel calls of every execution in the account', () => {
+		const pacers = new AccountPacers();
+		const made: number[] = [];
+		const first = pacers.join('account A', 10, (calls) => {
+			made.push(calls);
+			return create(calls);
+		});
+		const spy = jest.spyOn(first.pacer, 'setParallelCalls');
+		const second = pacers.join('account A', 5, create);
+		expect(made).toEqual([10]);
+		expect(spy).toHaveBeenLastCalledWith(15);
+		second.leave();
+		expect(spy).toHaveBeenLastCalledWith(10);
+		first.leave();
+		expect(pacers.size).toBe(0);
+	});
+});
