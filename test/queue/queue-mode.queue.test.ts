@@ -9,7 +9,7 @@ import { readFileSync } from 'fs';
 import { N8nRest, nodeItems, packPackage, removePackedTarball } from '../e2e/harness';
 import { DEMO_PHONES } from '../e2e/workflows/demo';
 import { reportsWorkflow } from '../e2e/workflows/trigger';
-import { type Sandbox, TEMPLATES, startSandbox } from '../sandbox';
+import { type Sandbox, type SandboxOptions, TEMPLATES, startSandbox } from '../sandbox';
 import { killGroup } from './cluster/services';
 import { type QueueCluster, startQueueCluster } from './cluster/queue-cluster';
 import {
@@ -252,66 +252,77 @@ it('a wrong secret: the execution fails with an authentication error, the secret
 	expect(sandbox.state.sentMessages).toHaveLength(0);
 });
 
-it('10 executions at once over both workers against a 100 requests/s limit: no failed item, no double send', async () => {
-	const perExecution = 40;
-	const id = await rest.activateWorkflow(bulkSendWorkflow(good, 'parallel'));
-	const single = await rest.activateWorkflow(bulkSendWorkflow(good, 'single'));
-	sandbox.setOptions({ rateLimitPerSecond: 100 });
+/**
+ * Many executions, one account: 10 executions of 200 sends posted at once, spread over both
+ * workers, against one account limited to 100 requests/s, under three limiter models. Each worker
+ * paces its executions through one pacer per account (client/account-pacers.ts). The time is
+ * printed beside the ideal 2,000 / 100 = 20 s (the goal is within 1.2x), never asserted: what is
+ * asserted is what a marketer counts on, every item sent once, and the limit met and respected.
+ */
+const MANY_EXECUTIONS_LIMITERS: Array<[string, Partial<SandboxOptions>]> = [
+	['sliding 1 s window', { rateLimitModel: 'sliding' }],
+	['token bucket, burst 20', { rateLimitModel: 'tokenBucket', rateLimitBurst: 20 }],
+	// A per-minute quota the run meets: 1,000 per 10 s window, so 2,000 sends meet it twice.
+	[
+		'quota of 1,000 per 10 s window',
+		{ rateLimitModel: 'perMinute', rateLimitQuotaWindowMs: 10_000 },
+	],
+];
 
-	// The same 400 messages in one execution, for comparison.
-	let started = Date.now();
-	expect((await post('single', { prefix: '+2547320', count: 10 * perExecution })).status).toBe(200);
-	const singleMs = Date.now() - started;
-	const single429 = sandbox.requests.filter((request) => request.status === 429).length;
-	expect(sandbox.state.sentMessages).toHaveLength(400);
-	expect(busiestSecond()).toBeLessThanOrEqual(100);
-	// reset() restores the start options: the limit must be set again, or the 10 executions below
-	// would run against no limit at all (as they once did, 400 sends in 870 ms, no 429).
-	sandbox.reset();
-	sandbox.setOptions({ rateLimitPerSecond: 100 });
+it.each(MANY_EXECUTIONS_LIMITERS)(
+	'10 executions x 200 sends at once over both workers, 100 requests/s, %s: no failed item, no double send',
+	async (label, limiter) => {
+		const perExecution = 200;
+		const path = `many-${String(limiter.rateLimitModel)}`;
+		const id = await rest.activateWorkflow(bulkSendWorkflow(good, path));
+		// reset() restores the start options: the limit is set after it, or the run meets none (as
+		// this test once did: 400 sends in 870 ms, no 429).
+		sandbox.reset();
+		sandbox.setOptions({ rateLimitPerSecond: 100, ...limiter });
 
-	started = Date.now();
-	const responses = await Promise.all(
-		Array.from({ length: 10 }, (_, run) =>
-			post('parallel', { prefix: `+25474${run}0`, count: perExecution }),
-		),
-	);
-	const parallelMs = Date.now() - started;
-	const executions = await rest.settledExecutions(id, 10);
-	const failures: string[] = [];
-	for (const execution of executions.filter((entry) => entry.status !== 'success')) {
-		const detail = await rest.execution(execution.id);
-		failures.push(`${execution.id}: ${JSON.stringify(detail.error).slice(0, 600)}`);
-	}
-	expect(failures).toEqual([]);
-	expect(responses.map((response) => response.status)).toEqual(Array(10).fill(200));
-	expect(executions.map((execution) => execution.status)).toEqual(Array(10).fill('success'));
-	let failedItems = 0;
-	for (const execution of executions) {
-		const { runData } = await rest.execution(execution.id);
-		failedItems += nodeItems(runData, 'Send').filter((item) => item.error !== undefined).length;
-	}
-	expect(failedItems).toBe(0);
-	expect(sandbox.state.sentMessages).toHaveLength(400);
-	expect(duplicates(sentTo())).toEqual([]);
-	// The limit was in force and met: no second saw more than 100 accepted sends, so 400 sends
-	// cannot have taken less than 3 s.
-	expect(busiestSecond()).toBeLessThanOrEqual(100);
-	expect(parallelMsOf()).toBeGreaterThanOrEqual(3000);
-	const byProcess = executionsByProcess();
-	const ids = executions.map((execution) => execution.id);
-	const perWorker = cluster.workers.map(
-		(worker) => byProcess[worker.name].filter((entry) => ids.includes(entry)).length,
-	);
-	expect(perWorker.every((count) => count > 0)).toBe(true);
-	const parallel429 = sandbox.requests.filter((request) => request.status === 429).length;
-	console.log(
-		`queue mode, 400 sends at a 100 requests/s limit: one execution ${singleMs} ms (${single429} x 429); ` +
-			`10 executions of ${perExecution} at once ${parallelMs} ms (${parallel429} x 429), ` +
-			`per worker ${perWorker.join(' + ')} executions`,
-	);
-	void single;
-});
+		const started = Date.now();
+		const responses = await Promise.all(
+			Array.from({ length: 10 }, (_, run) =>
+				post(path, { prefix: `+25474${run}0`, count: perExecution }),
+			),
+		);
+		const elapsedMs = Date.now() - started;
+		const executions = await rest.settledExecutions(id, 10);
+		const failures: string[] = [];
+		for (const execution of executions.filter((entry) => entry.status !== 'success')) {
+			const detail = await rest.execution(execution.id);
+			failures.push(`${execution.id}: ${JSON.stringify(detail.error).slice(0, 600)}`);
+		}
+		expect(failures).toEqual([]);
+		expect(responses.map((response) => response.status)).toEqual(Array(10).fill(200));
+		let failedItems = 0;
+		for (const execution of executions) {
+			const { runData } = await rest.execution(execution.id);
+			failedItems += nodeItems(runData, 'Send').filter((item) => item.error !== undefined).length;
+		}
+		expect(failedItems).toBe(0);
+		expect(sandbox.state.sentMessages).toHaveLength(2000);
+		expect(duplicates(sentTo())).toEqual([]);
+		const refused = sandbox.requests.filter((request) => request.status === 429).length;
+		// The limit was in force and met: refusals prove it was met, and no rolling second passed
+		// more than the model admits (a token bucket its burst on top; a quota window all of it).
+		expect(refused).toBeGreaterThan(0);
+		const admitted = { sliding: 100, tokenBucket: 100 + (limiter.rateLimitBurst ?? 0) };
+		const most = admitted[limiter.rateLimitModel as keyof typeof admitted];
+		if (most !== undefined) expect(busiestSecond()).toBeLessThanOrEqual(most);
+		const byProcess = executionsByProcess();
+		const ids = executions.map((execution) => execution.id);
+		const perWorker = cluster.workers.map(
+			(worker) => byProcess[worker.name].filter((entry) => ids.includes(entry)).length,
+		);
+		expect(perWorker.every((count) => count > 0)).toBe(true);
+		console.log(
+			`queue mode, ${label}: 10 executions x ${perExecution} sends at once in ${(elapsedMs / 1000).toFixed(1)} s ` +
+				`(${(elapsedMs / 20_000).toFixed(2)}x the ideal 20 s; sends from first to last ${(parallelMsOf() / 1000).toFixed(1)} s), ` +
+				`${refused} x 429, busiest second ${busiestSecond()}, per worker ${perWorker.join(' + ')} executions`,
+		);
+	},
+);
 
 it('a worker killed mid-run (SIGKILL): n8n fails the execution, does not run it again, and its Retry runs no node: no recipient gets two messages', async () => {
 	const id = await rest.activateWorkflow(bulkSendWorkflow(good, 'killed', 'onReceived'));
