@@ -11,15 +11,7 @@ module.exports = {
 		sourceType: 'module',
 		extraFileExtensions: ['.json'],
 	},
-	ignorePatterns: [
-		'.eslintrc.js',
-		'**/*.js',
-		'**/node_modules/**',
-		'**/dist/**',
-		// Holds a disable comment for one of n8n's community rules, which this eslint 8 does not load
-		// (it would report the rule as unknown): linted by `npm run lint:n8n`, which knows the rule.
-		'nodes/SmsLeopard/methods/credential-test-request.ts',
-	],
+	ignorePatterns: ['.eslintrc.js', '**/*.js', '**/node_modules/**', '**/dist/**'],
 	overrides: [
 		{
 			files: ['package.json'],

@@ -13,7 +13,6 @@ import { DEFAULT_CHAT_URL, DEFAULT_CONTACTS_URL } from '../client';
 import { groupsPageCall } from '../client/groups';
 import { readBaseUrl } from '../transport/base-url';
 import { describeSsrfBlock, ssrfBlockOf } from '../transport/request-failure';
-import { credentialTestRequest } from './credential-test-request';
 import { answerDeadline, beforeDeadline } from '../transport/deadline';
 import { MAX_ANSWER_BYTES, discardBody, readAnswer } from '../transport/read-answer';
 
@@ -58,10 +57,12 @@ export async function testCredentialWithin(
 	const contacts = readBaseUrl('Contacts API URL', data.contactsUrl, DEFAULT_CONTACTS_URL);
 	if (!contacts.ok) return failure(`${contacts.message}. ${contacts.description ?? ''}`.trim());
 
-	// n8n's only HTTP helper for a credential test (credential-test-request.ts). The day an n8n
-	// leaves it out, the Test says so instead of a misleading connection failure.
-	const request = credentialTestRequest.call(this);
-	if (!request) return failure(REQUEST_HELPER_MISSING);
+	// ICredentialTestFunctions gives a credential test one HTTP helper, `request` (n8n-workflow 1.123
+	// to 2.41); the `httpRequest` that n8n's deprecation rule suggests does not exist in this context.
+	// The day an n8n leaves it out, the Test says so instead of a misleading connection failure (and
+	// the e2e matrix fails: test/e2e/credential-test.e2e.test.ts).
+	const { request } = this.helpers as Partial<ICredentialTestFunctions['helpers']>;
+	if (typeof request !== 'function') return failure(REQUEST_HELPER_MISSING);
 	// The cheapest call that needs the key and secret: the first group, as the client asks for it.
 	const groupsCheck = groupsPageCall({ page: 1, per: 1 });
 	const deadline = answerDeadline(timeoutMs);
