@@ -50,21 +50,23 @@ async function routeItems(this: IExecuteFunctions): Promise<INodeExecutionData[]
 		shareAccountPacing: true,
 	});
 	try {
-		return await runItems.call(this, items, handler, client);
+		return await runItems.call(this, items, handler, client, workers);
 	} finally {
 		client.close();
 	}
 }
 
-/** Every item through the operation with the run's client, then the output in input order. */
+/**
+ * Every item through the operation with the run's client, `workers` at a time, then the output in
+ * input order.
+ */
 async function runItems(
 	this: IExecuteFunctions,
 	items: INodeExecutionData[],
 	handler: Operation,
 	client: SmsLeopardClient,
+	workers: number,
 ): Promise<INodeExecutionData[][]> {
-	const options = readRequestOptions(this);
-	const workers = Math.min(options.concurrency, items.length);
 	const credentials = await this.getCredentials(CREDENTIAL_TYPE);
 	const state: ExecutionState = newExecutionState(client);
 	const continueOnFail = this.continueOnFail();
