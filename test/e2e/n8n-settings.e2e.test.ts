@@ -18,22 +18,12 @@ import {
 } from './harness';
 import { selectedVersions } from './matrix';
 import { expectOk, useSandboxedN8n } from './sandboxed-n8n';
-import {
-	type WorkflowNode,
-	code,
-	fromOutput,
-	locator,
-	node,
-	smsLeopard,
-	trigger,
-	workflow,
-} from './workflows/build';
-import { SENDERS, TEMPLATES } from '../sandbox';
+import { type WorkflowNode, code, fromOutput, node, trigger, workflow } from './workflows/build';
+import { flowSend } from './workflows/flow-send';
 
 const GOOD = { id: 'e2eSettingsGood001', name: 'SMSLeopard sandbox' };
 /** The same sandbox by name: http://localhost instead of http://127.0.0.1. */
 const BY_NAME = { id: 'e2eSettingsByName01', name: 'SMSLeopard sandbox on localhost' };
-const sender = SENDERS.primary.phone_number_id;
 
 const tarball = packedForThisFile();
 
@@ -72,19 +62,7 @@ describe.each(selectedVersions())('n8n settings in n8n %s', (version) => {
 	describe('Always Output Data with On Error "Continue (using error output)"', () => {
 		const recipients = (phones: string[]) =>
 			code('Recipients', `${JSON.stringify(phones)}.map((phone) => ({ json: { phone } }))`);
-		const send = smsLeopard(
-			'Send',
-			GOOD,
-			{
-				resource: 'message',
-				operation: 'sendTemplate',
-				senderNumber: locator(sender),
-				template: locator(TEMPLATES.flow.id),
-				destination: '={{ $json.phone }}',
-				variablesMode: 'template',
-			},
-			{ onError: 'continueErrorOutput', alwaysOutputData: true },
-		);
+		const send = flowSend(GOOD, { onError: 'continueErrorOutput', alwaysOutputData: true });
 		const marketerWorkflow = (name: string, phones: string[]): WorkflowJson =>
 			workflow(name, [
 				[trigger(), recipients(phones), send, downstream('Mark As Sent')],
@@ -172,14 +150,7 @@ describe.each(selectedVersions())('n8n settings in n8n %s', (version) => {
 				[
 					trigger(),
 					code('Recipient', "[{ json: { phone: '+254710830001' } }]"),
-					smsLeopard('Send', credential, {
-						resource: 'message',
-						operation: 'sendTemplate',
-						senderNumber: locator(sender),
-						template: locator(TEMPLATES.flow.id),
-						destination: '={{ $json.phone }}',
-						variablesMode: 'template',
-					}),
+					flowSend(credential),
 				],
 			]);
 		const PROTECTED = { N8N_SSRF_PROTECTION_ENABLED: 'true' };

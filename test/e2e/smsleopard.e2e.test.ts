@@ -7,6 +7,7 @@ import { type WorkflowJson, nodeItems, packedForThisFile } from './harness';
 import { selectedVersions } from './matrix';
 import { code, locator, smsLeopard, trigger, workflow } from './workflows/build';
 import { DEMO_PHONES, demoWorkflow } from './workflows/demo';
+import { flowSend } from './workflows/flow-send';
 import { expectOk, useSandboxedN8n } from './sandboxed-n8n';
 import { SENDERS, TEMPLATES } from '../sandbox';
 
@@ -277,20 +278,7 @@ describe.each(selectedVersions())('n8n %s', (version) => {
 		"[{ json: { phone: '+254710800001' } }, { json: { phone: 'not a number' } }, { json: { phone: '+254710800003' } }]",
 	);
 	const sendFlow = (onError?: 'continueRegularOutput' | 'continueErrorOutput') =>
-		smsLeopard(
-			'Send',
-			GOOD,
-			{
-				resource: 'message',
-				operation: 'sendTemplate',
-				senderNumber: locator(sender),
-				template: locator(TEMPLATES.flow.id),
-				destination: '={{ $json.phone }}',
-				variablesMode: 'template',
-				requestOptions: { concurrency: 1 },
-			},
-			onError ? { onError } : {},
-		);
+		flowSend(GOOD, onError ? { onError } : {}, { requestOptions: { concurrency: 1 } });
 
 	it('with Continue On Fail: invalid items become error items, the others are sent', async () => {
 		const result = await run(

@@ -5,6 +5,7 @@
 import type { WorkflowJson } from '../e2e/harness';
 import { code, locator, smsLeopard, webhook, workflow } from '../e2e/workflows/build';
 import { demoWorkflow } from '../e2e/workflows/demo';
+import { flowSend } from '../e2e/workflows/flow-send';
 import { SENDERS, TEMPLATES } from '../sandbox';
 
 type Credential = { id: string; name: string };
@@ -34,23 +35,6 @@ export function binaryHeaderWorkflow(credential: Credential, path: string): Work
 	return workflow(`binary header ${path}`, [[webhook(path, 'lastNode'), recipients, send]]);
 }
 
-/** Send Template of the Flow-button template (no variables) to each item's `phone`. */
-function sendFlowTemplate(credential: Credential, onError?: 'continueErrorOutput') {
-	return smsLeopard(
-		'Send',
-		credential,
-		{
-			resource: 'message',
-			operation: 'sendTemplate',
-			senderNumber: locator(sender),
-			template: locator(TEMPLATES.flow.id),
-			destination: '={{ $json.phone }}',
-			variablesMode: 'template',
-		},
-		onError ? { onError } : {},
-	);
-}
-
 /** Webhook with JSON `{ prefix, count }` -> `count` recipients -> Send Template (no header). */
 export function bulkSendWorkflow(
 	credential: Credential,
@@ -63,7 +47,7 @@ export function bulkSendWorkflow(
 		`Array.from({ length: $input.first().json.body.count }, (_, i) => ({ json: { phone: $input.first().json.body.prefix + String(i).padStart(5, '0') } }))`,
 	);
 	return workflow(`bulk ${path}`, [
-		[webhook(path, responseMode), recipients, sendFlowTemplate(credential, onError)],
+		[webhook(path, responseMode), recipients, flowSend(credential, onError ? { onError } : {})],
 	]);
 }
 
@@ -74,7 +58,7 @@ export function errorOutputWorkflow(credential: Credential, path: string): Workf
 		"['+254710800011', 'not a number', '+254710800013', '', '+254710800015'].map((phone) => ({ json: { phone } }))",
 	);
 	return workflow(`error output ${path}`, [
-		[webhook(path, 'lastNode'), five, sendFlowTemplate(credential, 'continueErrorOutput')],
+		[webhook(path, 'lastNode'), five, flowSend(credential, { onError: 'continueErrorOutput' })],
 	]);
 }
 
