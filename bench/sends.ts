@@ -5,7 +5,7 @@
  */
 import { printTimeline } from './timeline';
 import type { UserFolder } from '../test/e2e/harness';
-import type { LimiterSettings } from '../test/sandbox/limiters';
+import { type LimiterSettings, busiestWindow } from '../test/sandbox/limiters';
 import type { ReplyServer, ReplyStats } from './reply-server';
 import {
 	type MeasuredRun,
@@ -59,20 +59,8 @@ export function checkSends(stats: ReplyStats, count: number): SendCheck {
 			expected.every((destination) => stats.counts[destination] === 1),
 		refused429: stats.refused429,
 		serverCpuUsPerRequest: stats.requests ? (stats.cpuMs * 1000) / stats.requests : 0,
-		busiestSecond: busiestSecond(stats.receivedAt),
+		busiestSecond: busiestWindow(stats.receivedAt),
 	};
-}
-
-/** The most accepted requests within any 1 s from one of them. */
-export function busiestSecond(times: number[]): number {
-	const sorted = [...times].sort((a, b) => a - b);
-	let most = 0;
-	let start = 0;
-	for (let end = 0; end < sorted.length; end++) {
-		while (sorted[end] - sorted[start] >= 1000) start += 1;
-		most = Math.max(most, end - start + 1);
-	}
-	return most;
 }
 
 export interface SendRun {

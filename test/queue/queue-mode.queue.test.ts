@@ -10,6 +10,7 @@ import { N8nRest, nodeItems, packPackage, removePackedTarball } from '../e2e/har
 import { DEMO_PHONES } from '../e2e/workflows/demo';
 import { reportsWorkflow } from '../e2e/workflows/trigger';
 import { type Sandbox, type SandboxOptions, TEMPLATES, startSandbox } from '../sandbox';
+import { busiestWindow } from '../sandbox/limiters';
 import { killGroup } from './cluster/services';
 import { type QueueCluster, startQueueCluster } from './cluster/queue-cluster';
 import {
@@ -89,18 +90,13 @@ function executionsByProcess(): Record<string, string[]> {
 
 /** The most send requests the sandbox accepted within any one second. */
 function busiestSecond(): number {
-	const times = sandbox.requests
-		.filter(
-			(request) => request.path.endsWith('/send') && request.status > 0 && request.status < 400,
-		)
-		.map((request) => request.receivedAt)
-		.sort((a, b) => a - b);
-	let busiest = 0;
-	for (let last = 0, first = 0; last < times.length; last++) {
-		while (times[last] - times[first] >= 1000) first++;
-		busiest = Math.max(busiest, last - first + 1);
-	}
-	return busiest;
+	return busiestWindow(
+		sandbox.requests
+			.filter(
+				(request) => request.path.endsWith('/send') && request.status > 0 && request.status < 400,
+			)
+			.map((request) => request.receivedAt),
+	);
 }
 
 /** From the first accepted send to the last, in ms. */

@@ -138,3 +138,14 @@ export class Limiter {
 		}
 	}
 }
+
+/** The most of `times` (ms) within any window of `windowMs`: how a limit is checked from outside. */
+export function busiestWindow(times: number[], windowMs = 1000): number {
+	const sorted = [...times].sort((a, b) => a - b);
+	let most = 0;
+	for (let last = 0, first = 0; last < sorted.length; last++) {
+		while (sorted[last] - sorted[first] >= windowMs) first++;
+		most = Math.max(most, last - first + 1);
+	}
+	return most;
+}
