@@ -1,5 +1,6 @@
 import type {
 	ICredentialDataDecryptedObject,
+	ICredentialTestRequest,
 	ICredentialType,
 	IHttpRequestOptions,
 	INodeProperties,
@@ -9,6 +10,11 @@ import {
 	DEFAULT_CHAT_URL,
 	DEFAULT_CONTACTS_URL,
 } from '../nodes/SmsLeopard/client/hosts';
+import { unsafeCredentialHosts } from '../nodes/SmsLeopard/helpers/credential-hosts';
+import {
+	CREDENTIAL_TEST_TIMEOUT_MS,
+	credentialTest,
+} from '../nodes/SmsLeopard/helpers/credential-test';
 
 /**
  * SMSLeopard API key and secret, sent with HTTP Basic authentication by n8n itself (never a header
@@ -77,13 +83,21 @@ export class SmsLeopardApi implements ICredentialType {
 	 * be, but without its two expressions: n8n resolves those on every request, in a fresh expression
 	 * context each, and a CPU profile of 2,000 sends showed that as the largest single cost of a send
 	 * (about 0.2 ms; CONTRIBUTING "Where a send's CPU goes").
+	 *
+	 * It refuses, before anything is sent, while a URL of the credential is plain http:// to a host
+	 * other than loopback: the key and secret never travel unencrypted, whoever sends the request.
+	 * A request that comes with no cancel signal (n8n sends the Test button's so; runs always have
+	 * one) gets a bound on the whole answer: n8n's own timeout only ends a connection gone silent.
 	 */
 	async authenticate(
 		credentials: ICredentialDataDecryptedObject,
 		requestOptions: IHttpRequestOptions,
 	): Promise<IHttpRequestOptions> {
+		const unsafe = unsafeCredentialHosts(credentials);
+		if (unsafe !== undefined) throw new Error(unsafe);
 		return {
 			...requestOptions,
+			abortSignal: requestOptions.abortSignal ?? AbortSignal.timeout(CREDENTIAL_TEST_TIMEOUT_MS),
 			auth: {
 				username: String(credentials.apiKey ?? ''),
 				password: String(credentials.apiSecret ?? ''),
@@ -91,7 +105,6 @@ export class SmsLeopardApi implements ICredentialType {
 		};
 	}
 
-	// No declarative `test` here: n8n would send it without the node's URL rules and follow redirects
-	// with the key and secret. The Test button runs the node's credentialTest method instead
-	// (testedBy in SmsLeopard.node.ts; methods/credentialTest.ts).
+	/** The Test button: the first group on the contacts host (helpers/credential-test.ts). */
+	test: ICredentialTestRequest = credentialTest;
 }

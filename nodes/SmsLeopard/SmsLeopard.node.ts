@@ -7,7 +7,7 @@ import {
 } from 'n8n-workflow';
 import { properties } from './actions/resources';
 import { route } from './actions/router';
-import { credentialTest, listSearch, loadOptions, resourceMapping } from './methods';
+import { listSearch, loadOptions, resourceMapping } from './methods';
 
 /**
  * SMSLeopard: WhatsApp template messages, header media, contacts and groups. The description lives in
@@ -31,11 +31,11 @@ export class SmsLeopard implements INodeType {
 		usableAsTool: true,
 		inputs: [NodeConnectionTypes.Main],
 		outputs: [NodeConnectionTypes.Main],
-		credentials: [{ name: 'smsLeopardApi', required: true, testedBy: 'smsLeopardApiTest' }],
+		credentials: [{ name: 'smsLeopardApi', required: true }],
 		properties,
 	};
 
-	methods = { credentialTest, listSearch, loadOptions, resourceMapping };
+	methods = { listSearch, loadOptions, resourceMapping };
 
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 		return await route.call(this);

@@ -16,15 +16,17 @@ import { randomUUID } from 'node:crypto';
 
 import { Container } from '@n8n/di';
 import {
-	CredentialTestContext,
+	ExecuteContext,
 	ExecutionLifecycleHooks,
 	ExternalSecretsProxy,
 	LoadOptionsContext,
+	RoutingNode,
 	WorkflowExecute,
 } from 'n8n-core';
 import {
 	createDeferredPromise,
 	createRunExecutionData,
+	NodeApiError,
 	UnexpectedError,
 	Workflow,
 } from 'n8n-workflow';
@@ -43,6 +45,7 @@ import type {
 	IVersionedNodeType,
 	IWorkflowBase,
 	IWorkflowExecuteAdditionalData,
+	JsonObject,
 	ResourceMapperFields,
 	WorkflowExecuteMode,
 } from 'n8n-workflow';
@@ -342,13 +345,131 @@ export async function callResourceMapping(
 }
 
 /**
- * The context n8n gives a credential's Test button when a node names a credentialTest method with
- * testedBy (n8n's CredentialsTester builds exactly this): its helpers are n8n's legacy `request` and
- * the SSH tunnel functions, nothing else.
+ * Whether this n8n-workflow keeps an Error as the `cause` of the NodeApiError wrapping it. n8n's
+ * CredentialsTester reads a declarative test's rules for error answers from `error.cause.response`;
+ * up to n8n 2.8 ExecutionBaseError's `cause` field reset it, so those rules never matched and the
+ * Test showed n8n's own words for the status (fixed by 2.41.1).
  */
-export function credentialTestContext(): CredentialTestContext {
+export function n8nKeepsErrorCause(): boolean {
+	const node = { id: '1', name: 'x', type: 'x', typeVersion: 1, position: [0, 0], parameters: {} };
+	// n8n-workflow types the second argument as a JSON object, though it wraps Errors too.
+	return (
+		new NodeApiError(node as INode, new Error('x') as unknown as JsonObject).cause !== undefined
+	);
+}
+
+/** What a credential's Test button shows: n8n's INodeCredentialTestResult. */
+export interface CredentialTestResult {
+	status: 'OK' | 'Error';
+	message: string;
+}
+
+/**
+ * Runs a credential type's declarative `test` as n8n's CredentialsTester does (packages/cli,
+ * credentials-tester.service.ts, the branch for a `test` on the credential type, the same from
+ * 1.123 to 2.41): a temporary node whose one property routes the test request, run by n8n-core's
+ * real RoutingNode in a real ExecuteContext, so the request goes through the credential's
+ * authenticate and n8n's HTTP helper; then the test's rules read the answer. The CLI package is
+ * not installed here, so that last reading is repeated below; the e2e suite runs the real one.
+ */
+export async function runCredentialTest(
+	credentialType: ICredentialType,
+	data: ICredentialDataDecryptedObject,
+): Promise<CredentialTestResult> {
+	const { test } = credentialType;
+	if (!test || typeof test !== 'object') {
+		throw new UnexpectedError(`${credentialType.name} declares no credential test`);
+	}
+	const testNodeType: INodeType = {
+		description: {
+			displayName: 'Temp',
+			name: 'credentialTestTemp',
+			group: ['transform'],
+			version: 1,
+			description: '',
+			defaults: { name: 'Temp-Node' },
+			inputs: [],
+			outputs: [],
+			credentials: [{ name: credentialType.name, required: true }],
+			properties: [
+				{
+					displayName: 'Temp',
+					name: 'temp',
+					type: 'string',
+					routing: { request: test.request },
+					default: '',
+				},
+			],
+		},
+	};
+	const credentialsHelper = new HarnessCredentialsHelper(
+		new HarnessCredentialTypes([credentialType]),
+		{ [credentialType.name]: data },
+	);
+	const node: INode = {
+		id: 'temp',
+		name: 'Temp-Node',
+		type: fullNodeTypeName(testNodeType),
+		typeVersion: 1,
+		position: [0, 0],
+		parameters: {},
+		credentials: { [credentialType.name]: { id: '1', name: credentialType.name } },
+	};
+	const workflow = new Workflow({
+		nodes: [node],
+		connections: {},
+		active: false,
+		nodeTypes: new HarnessNodeTypes([testNodeType]),
+	});
+	const additionalData = buildAdditionalData(credentialsHelper, undefined);
 	contextsCreated = true;
-	return new CredentialTestContext();
+	const context = new ExecuteContext(
+		workflow,
+		node,
+		additionalData,
+		'internal',
+		createRunExecutionData({}),
+		0,
+		[],
+		{ main: [[{ json: {} }]] },
+		{ node, data: {}, source: null },
+		[],
+	);
+	const decrypted = { id: '1', name: credentialType.name, type: credentialType.name, data };
+	let response: INodeExecutionData[][] | null | undefined;
+	try {
+		response = await new RoutingNode(context, testNodeType, decrypted).runNode();
+	} catch (caught) {
+		const error = caught as {
+			message: string;
+			cause?: { code?: string; response?: { status: number; statusText?: string } };
+		};
+		const answer = error.cause?.response;
+		if (answer) {
+			for (const rule of test.rules ?? []) {
+				if (rule.type === 'responseCode' && rule.properties.value === answer.status) {
+					return { status: 'Error', message: rule.properties.message };
+				}
+			}
+			if (answer.status < 199 || answer.status > 299) {
+				return {
+					status: 'Error',
+					message: answer.statusText || `Received HTTP status code: ${answer.status}`,
+				};
+			}
+		} else if (error.cause?.code) {
+			return { status: 'Error', message: error.cause.code };
+		}
+		return { status: 'Error', message: String(error.message) };
+	}
+	for (const rule of test.rules ?? []) {
+		if (rule.type !== 'responseSuccessBody') continue;
+		const json = response?.[0]?.[0]?.json as Record<string, unknown> | undefined;
+		if (json?.[rule.properties.key] === rule.properties.value) {
+			return { status: 'Error', message: rule.properties.message };
+		}
+	}
+	return { status: 'OK', message: 'Connection successful!' };
 }
 
 // ---------------------------------------------------------------------------------------------

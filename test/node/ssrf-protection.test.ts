@@ -6,9 +6,9 @@
  * credentials helper's authenticate, and n8n-core's real wrapping does the rest; the e2e suite
  * (test/e2e/n8n-settings.e2e.test.ts) meets the real refusal in n8n 2.41.1.
  */
-import { type ICredentialTestFunctions, UserError } from 'n8n-workflow';
-import { testCredentialWithin } from '../../nodes/SmsLeopard/methods/credential-check';
-import { HarnessCredentialsHelper } from '../harness';
+import { UserError } from 'n8n-workflow';
+import { SmsLeopardApi } from '../../credentials/SmsLeopardApi.credentials';
+import { HarnessCredentialsHelper, runCredentialTest } from '../harness';
 import { TEMPLATES } from '../sandbox';
 import {
 	jsonItems,
@@ -159,25 +159,17 @@ describe("n8n's SSRF protection refusing the node's requests", () => {
 		expect(items[0].json).toMatchObject({ code: 'ECONNREFUSED', mayHaveBeenSent: false });
 	});
 
-	it("the credential's Test: the same words (n8n 2.41.1 guards its request too)", async () => {
-		const contactsUrl = env.credentials.smsLeopardApi.contactsUrl;
-		// n8n's legacy request helper, the one a credential test gets, refusing as n8n does.
-		const context = {
-			helpers: { request: async () => await Promise.reject(new SsrfBlockedIpError('127.0.0.1')) },
-		} as unknown as ICredentialTestFunctions;
-		const result = await testCredentialWithin.call(
-			context,
-			{
-				id: '1',
-				name: 'SMSLeopard',
-				type: 'smsLeopardApi',
-				data: { ...env.credentials.smsLeopardApi },
-			},
-			5_000,
-		);
+	// The Test is the credential's declarative test, run by n8n's CredentialsTester, which shows the
+	// error's message only: n8n's own words, without the node's hint (the README says what to set).
+	it("the credential's Test: n8n's own words, and nothing is sent", async () => {
+		const refusals = refuseEvery(() => new SsrfBlockedIpError('127.0.0.1'));
+		const result = await runCredentialTest(new SmsLeopardApi(), {
+			...env.credentials.smsLeopardApi,
+		});
 		expect(result).toEqual({
 			status: 'Error',
-			message: `n8n's SSRF protection blocked the request to ${new URL(contactsUrl).origin}: 127.0.0.1 is in a blocked IP range. To let n8n reach it, add 127.0.0.1/32 to N8N_SSRF_ALLOWED_IP_RANGES in n8n's environment and restart n8n`,
+			message: 'The request was blocked because it resolves to a restricted IP address',
 		});
+		expect(refusals).toHaveBeenCalledTimes(1);
 	});
 });

@@ -43,9 +43,9 @@ export async function startRecordingServer(
 }
 
 /** Answers 302 to `location` (plus the request's path and query), as a hostile host might. */
-export function redirectTo(location: string) {
+export function redirectTo(location: string, status = 302) {
 	return (request: IncomingMessage, response: ServerResponse) => {
-		response.writeHead(302, { location: `${location}${request.url ?? ''}` });
+		response.writeHead(status, { location: `${location}${request.url ?? ''}` });
 		response.end();
 	};
 }

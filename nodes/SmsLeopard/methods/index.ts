@@ -1,4 +1,3 @@
-export * as credentialTest from './credentialTest';
 export * as listSearch from './listSearch';
 export * as loadOptions from './loadOptions';
 export * as resourceMapping from './resourceMapping';

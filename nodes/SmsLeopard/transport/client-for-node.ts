@@ -1,6 +1,6 @@
 /**
  * Builds the embedded client from the node's SMSLeopard credential. Plain http:// is refused except
- * on loopback hosts (base-url.ts), so a typo cannot send the API secret over the network unencrypted.
+ * on loopback hosts (client/base-url.ts), so a typo cannot send the API secret over the network unencrypted.
  */
 import {
 	type IExecuteFunctions,
@@ -17,7 +17,7 @@ import {
 	SmsLeopardClient,
 	SmsLeopardValidationError,
 } from '../client';
-import { readBaseUrl } from './base-url';
+import { readBaseUrl } from '../client/base-url';
 import { describeValidation } from '../helpers/node-errors';
 import { CREDENTIAL_TYPE, N8nTransport } from './n8n-transport';
 
