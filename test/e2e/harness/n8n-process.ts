@@ -1,7 +1,7 @@
 // Runs the real n8n CLI against one throwaway user folder, with an environment that keeps it
 // quiet, offline and out of the real ~/.n8n.
 import { spawn } from 'child_process';
-import { closeSync, openSync, readFileSync, rmSync } from 'fs';
+import { appendFileSync, closeSync, openSync, readFileSync, rmSync } from 'fs';
 import { createServer } from 'net';
 import * as path from 'path';
 
@@ -24,6 +24,8 @@ export interface CliResult {
 	durationMs: number;
 	/** Peak resident memory (VmHWM) of the main n8n process in MB, when `measureMemory` was set. */
 	peakRssMb?: number;
+	/** The command's output was complete (`doneWhen`) but n8n did not exit in its grace time. */
+	killedAfterDone?: boolean;
 }
 
 export interface RunOptions {
@@ -33,7 +35,18 @@ export interface RunOptions {
 	timeoutMs?: number;
 	/** Poll the main process's peak resident memory (Linux /proc) every ~20 ms into `peakRssMb`. */
 	measureMemory?: boolean;
+	/**
+	 * The output says the command's work is done. Seen in n8n 1.123.81 on a loaded machine: `n8n
+	 * execute` printed its whole run, then never exited (its shutdown closing the database). Once
+	 * this holds the process gets DONE_GRACE_MS to exit, then is killed, with `killedAfterDone`.
+	 */
+	doneWhen?: (stdout: string) => boolean;
+	/** With `doneWhen`: how long n8n may take to exit once done (DONE_GRACE_MS unless told). */
+	doneGraceMs?: number;
 }
+
+/** How long n8n may take to exit once its output is complete (it normally takes well under 1 s). */
+const DONE_GRACE_MS = 20_000;
 
 /** VmHWM (the kernel's high-water mark of resident memory) of a live process, in kB. */
 function peakRssKb(pid: number): number | undefined {
@@ -90,6 +103,20 @@ export function n8nEnv(folder: UserFolder, brokerPort: number, extra: Record<str
 
 let runCounter = 0;
 
+/**
+ * With E2E_RUN_LOG set (.ci/run sets it), each n8n command's time and exit go to that file, one line
+ * each, so a slow suite shows whether n8n's commands got slower or fewer of them end well.
+ */
+function logRun(command: string | undefined, result: CliResult): void {
+	const file = process.env.E2E_RUN_LOG;
+	if (!file) return;
+	const test = expect.getState?.().currentTestName ?? '';
+	appendFileSync(
+		file,
+		`${new Date().toISOString()}\t${command}\t${result.durationMs} ms\texit ${String(result.exitCode)}${result.killedAfterDone ? ' (killed: no exit after its output was complete)' : ''}\t${test}\n`,
+	);
+}
+
 /** Runs `n8n <args>` to completion, collecting its output. */
 export async function runN8n(
 	folder: UserFolder,
@@ -118,16 +145,31 @@ export async function runN8n(
 	};
 	const poller = options.measureMemory ? setInterval(sample, 20) : undefined;
 	if (poller) child.on('exit', () => clearInterval(poller));
+	let doneAt: number | undefined;
+	let killedAfterDone = false;
+	const doneWatch = options.doneWhen
+		? setInterval(() => {
+				if (doneAt === undefined) {
+					if (options.doneWhen?.(readFileSync(stdoutFile, 'utf8'))) doneAt = Date.now();
+				} else if (Date.now() - doneAt > (options.doneGraceMs ?? DONE_GRACE_MS)) {
+					killedAfterDone = true;
+					child.kill('SIGKILL');
+				}
+			}, 1000)
+		: undefined;
 	const exitCode = await new Promise<number | null>((resolve, reject) => {
 		child.on('error', reject);
 		child.on('close', (code) => resolve(code));
 	});
 	clearTimeout(timer);
 	clearInterval(poller);
+	clearInterval(doneWatch);
 	const stdout = readFileSync(stdoutFile, 'utf8');
 	rmSync(stdoutFile, { force: true });
 	recordForSecretScan(`n8n process output (n8n ${args[0]})`, { stdout, stderr });
 	const result: CliResult = { exitCode, stdout, stderr, durationMs: Date.now() - started };
+	if (killedAfterDone) result.killedAfterDone = true;
+	logRun(args[0], result);
 	if (options.measureMemory && peakKb > 0) result.peakRssMb = peakKb / 1024;
 	return result;
 }
