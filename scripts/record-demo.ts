@@ -43,17 +43,24 @@ function videoSeconds(file: string): string {
 	}
 }
 
+/** Set once Ctrl-C, a signal or the time limit is stopping everything. */
+let aborting = false;
+
 async function main(): Promise<void> {
 	const teardown = new Teardown();
-	let aborting = false;
 	const abort = (why: string, exitCode: number) => {
 		if (aborting) return;
 		aborting = true;
 		console.error(`\n${why}: stopping the recording, the browser, n8n and the sandbox`);
-		void teardown.run().finally(() => process.exit(exitCode));
+		void teardown.run().finally(() => {
+			console.error('stopped.');
+			process.exit(exitCode);
+		});
 	};
-	process.once('SIGINT', () => abort('interrupted', 130));
-	process.once('SIGTERM', () => abort('terminated', 143));
+	// `on`, not `once`: Ctrl-C reaches this process twice (from the terminal and relayed by tsx),
+	// and a second signal without a handler would kill it before n8n is stopped.
+	process.on('SIGINT', () => abort('interrupted', 130));
+	process.on('SIGTERM', () => abort('terminated', 143));
 	const deadline = setTimeout(
 		() => abort(`not done within ${DEADLINE_MS / 60_000} minutes`, 1),
 		DEADLINE_MS,
@@ -64,7 +71,7 @@ async function main(): Promise<void> {
 		rmSync(OUTPUT, { recursive: true, force: true });
 		mkdirSync(OUTPUT, { recursive: true });
 		const stage = await setUpStage(teardown);
-		const browser = await launchBrowser();
+		const browser = await launchBrowser({ handleSIGINT: false });
 		teardown.add(() => browser.close());
 		page = await signedInPage(browser, stage.url);
 		step(`recording ${VIDEO}`);
@@ -113,6 +120,7 @@ async function main(): Promise<void> {
 }
 
 main().catch((error: unknown) => {
-	console.error(error);
+	// While aborting, the step in progress fails because its browser is gone: not news.
+	if (!aborting) console.error(error);
 	process.exitCode = 1;
 });

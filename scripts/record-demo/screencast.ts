@@ -7,7 +7,7 @@
  * one arrives: the video runs at wall-clock speed at a constant frame rate.
  */
 import { type ChildProcess, spawn } from 'child_process';
-import { mkdirSync } from 'fs';
+import { mkdirSync, rmSync } from 'fs';
 import { dirname } from 'path';
 import type { CDPSession, Page } from 'playwright-core';
 
@@ -58,7 +58,9 @@ function startFfmpeg(file: string): ChildProcess {
 			'-y',
 			file,
 		],
-		{ stdio: ['pipe', 'ignore', 'pipe'] },
+		// Its own process group: Ctrl-C in the terminal must not end it before stop() finishes the
+		// file. If this process dies, ffmpeg sees the end of its input and exits by itself.
+		{ stdio: ['pipe', 'ignore', 'pipe'], detached: true },
 	);
 }
 
@@ -161,6 +163,8 @@ export async function startScreencast(page: Page, file: string): Promise<Screenc
 			input.end();
 			const code = await exited;
 			clearTimeout(timer);
+			// Stopped before the first picture (Ctrl-C early on): there is no video to keep.
+			if (written === 0) return rmSync(file, { force: true });
 			if (code !== 0) throw new Error(`ffmpeg failed (exit ${code}): ${ffmpegErrors.trim()}`);
 		},
 	};

@@ -15,9 +15,14 @@ export const STEP_TIMEOUT_MS = 45_000;
 /** Longest wait for Execute step: n8n runs the node's parents too (a Code node in its runner). */
 export const RUN_TIMEOUT_MS = 120_000;
 
-export async function launchBrowser(): Promise<Browser> {
+/**
+ * `handleSIGINT: false` for a caller that closes the browser itself on Ctrl-C (npm run record:demo):
+ * Playwright's own handler closes it and then exits the process, before n8n could be stopped.
+ */
+export async function launchBrowser(options: { handleSIGINT?: boolean } = {}): Promise<Browser> {
 	return chromium.launch({
 		executablePath: CHROMIUM,
+		...options,
 		args: [
 			'--no-sandbox',
 			'--disable-gpu',
