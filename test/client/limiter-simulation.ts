@@ -75,6 +75,11 @@ export interface Simulation {
 	 */
 	executions?: number;
 	share?: boolean;
+	/**
+	 * n8n processes the executions are spread over, round-robin (default 1), as queue mode's workers:
+	 * with `share`, executions pace together only within their process, each process on its own.
+	 */
+	processes?: number;
 }
 
 export interface SimulationResult {
@@ -114,8 +119,12 @@ export async function simulate(sim: Simulation): Promise<SimulationResult> {
 		},
 	};
 	const executions = sim.executions ?? 1;
-	const pacers = new AccountPacers();
-	const callers = Array.from({ length: executions }, () => {
+	const processes = Array.from(
+		{ length: Math.max(1, sim.processes ?? 1) },
+		() => new AccountPacers(),
+	);
+	const callers = Array.from({ length: executions }, (_, execution) => {
+		const pacers = processes[execution % processes.length];
 		const lease = sim.share
 			? pacers.join(
 					'account',
