@@ -10,8 +10,11 @@ module.exports = {
 		'^.+\\.ts$': ['ts-jest', { diagnostics: false }],
 	},
 	testTimeout: 180000,
-	maxWorkers: 1,
-	// What the n8n processes print (their logs, the run's JSON) goes through the secret scan too.
-	globalSetup: '<rootDir>/test/secret-scan/global-setup.ts',
-	globalTeardown: '<rootDir>/test/secret-scan/global-teardown.ts',
+	// Two files at a time: much of a file's time is n8n starting up and waiting on the sandbox, so
+	// two share the 2 cores well. Each file has its own sandbox, user folders and free ports.
+	maxWorkers: 2,
+	// What the n8n processes print (their logs, the run's JSON) goes through the secret scan too;
+	// the package is packed once for every file (test/e2e/global-setup.ts).
+	globalSetup: '<rootDir>/test/e2e/global-setup.ts',
+	globalTeardown: '<rootDir>/test/e2e/global-teardown.ts',
 };

@@ -5,13 +5,7 @@
  * been sent" (issue 10.9). Assertions read the error and items as text, whatever their shape in each
  * n8n version.
  */
-import {
-	type ExecuteResult,
-	freePort,
-	nodeItems,
-	packPackage,
-	removePackedTarball,
-} from './harness';
+import { type ExecuteResult, freePort, nodeItems, packedForThisFile } from './harness';
 import { selectedVersions } from './matrix';
 import { expectOk, useSandboxedN8n } from './sandboxed-n8n';
 import { code, locator, smsLeopard, trigger, workflow } from './workflows/build';
@@ -22,20 +16,18 @@ import { lostAnswer } from '../sandbox/lost-answer';
 const GOOD = { id: 'e2eLostGood0000001', name: 'SMSLeopard sandbox' };
 const REFUSED = { id: 'e2eLostRefused0001', name: 'SMSLeopard nothing listening' };
 
-let tarball: string;
+const tarball = packedForThisFile();
 /** A loopback address nothing listens on: every connection to it is refused. */
 let nothing: string;
 beforeAll(async () => {
-	tarball = packPackage();
 	nothing = `http://127.0.0.1:${await freePort()}`;
-}, 180_000);
-afterAll(() => removePackedTarball(tarball));
+});
 
 describe.each(selectedVersions())('lost answers in n8n %s', (version) => {
 	const lost = lostAnswer();
 	const n8n = useSandboxedN8n(
 		version,
-		() => tarball,
+		tarball,
 		(data) => [
 			{ ...GOOD, type: 'smsLeopardApi', data },
 			{ ...REFUSED, type: 'smsLeopardApi', data: { ...data, chatUrl: nothing } },

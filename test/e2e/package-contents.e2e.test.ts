@@ -10,17 +10,17 @@ import { mkdtempSync, readFileSync, rmSync, statSync } from 'fs';
 import { tmpdir } from 'os';
 import * as path from 'path';
 
-import { packPackage, removePackedTarball } from './harness';
+import { packedForThisFile } from './harness';
 
+const packed = packedForThisFile();
 let tarball: string;
 let unpacked: string;
 beforeAll(() => {
-	tarball = packPackage();
+	tarball = packed();
 	unpacked = mkdtempSync(path.join(tmpdir(), 'n8n-unpacked-'));
 	execFileSync('tar', ['-xzf', tarball, '-C', unpacked]);
 }, 180_000);
 afterAll(() => {
-	removePackedTarball(tarball);
 	if (unpacked) rmSync(unpacked, { recursive: true, force: true });
 });
 

@@ -9,9 +9,8 @@ import {
 	type RunOptions,
 	type WorkflowJson,
 	nodeItems,
-	packPackage,
+	packedForThisFile,
 	pairedItems,
-	removePackedTarball,
 } from './harness';
 import { selectedVersions } from './matrix';
 import { expectOk, useSandboxedN8n } from './sandboxed-n8n';
@@ -23,11 +22,7 @@ const COST_PER_PART = 0.9;
 /** An hour: no message sent in a run is delivered before the test says time has passed. */
 const NOT_YET_DELIVERED_MS = 3_600_000;
 
-let tarball: string;
-beforeAll(() => {
-	tarball = packPackage();
-}, 180_000);
-afterAll(() => removePackedTarball(tarball));
+const tarball = packedForThisFile();
 
 /** A Code node returning these objects as items. */
 const itemsOf = (name: string, rows: Array<Record<string, unknown>>) =>
@@ -49,11 +44,9 @@ const CUSTOMERS = [
 const paired = (count: number) => Array.from({ length: count }, (_, item) => ({ item }));
 
 describe.each(selectedVersions())('SMS in n8n %s', (version) => {
-	const n8n = useSandboxedN8n(
-		version,
-		() => tarball,
-		(data) => [{ ...CREDENTIAL, type: 'smsLeopardApi', data }],
-	);
+	const n8n = useSandboxedN8n(version, tarball, (data) => [
+		{ ...CREDENTIAL, type: 'smsLeopardApi', data },
+	]);
 	const run = async (json: WorkflowJson, options?: RunOptions): Promise<ExecuteResult> => {
 		const result = await n8n.run(json, options);
 		expectOk(result);

@@ -33,15 +33,19 @@ export function removePackedTarball(tarball: string | undefined): void {
 }
 
 /**
- * For a test file: packs once before its tests and removes the tarball after them. Returns a getter,
- * as the tarball exists only once the file's beforeAll has run.
+ * For a test file: the tarball the e2e suite's global set-up packed for every file
+ * (E2E_PACKED_TARBALL), else one packed before the file's tests and removed after them. Returns a
+ * getter, as the tarball exists only once the file's beforeAll has run.
  */
 export function packedForThisFile(): () => string {
+	const shared = process.env.E2E_PACKED_TARBALL;
 	let tarball: string | undefined;
 	beforeAll(() => {
-		tarball = packPackage();
+		tarball = shared ?? packPackage();
 	}, 180_000);
-	afterAll(() => removePackedTarball(tarball));
+	afterAll(() => {
+		if (!shared) removePackedTarball(tarball);
+	});
 	return () => {
 		if (!tarball) throw new Error('the package is packed in beforeAll: use the getter in a test');
 		return tarball;
