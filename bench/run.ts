@@ -89,7 +89,7 @@ async function main(): Promise<void> {
 	const sends = sendWorkflows(SEND_COUNT, server);
 	const scale = scaleWorkflows(SEND_COUNT, SCALE_COUNT, server);
 	const groups = groupsWorkflow();
-	const sms = smsWorkflows(SMS_COUNT, sandbox.contactsUrl);
+	const sms = smsWorkflows(SMS_COUNT, server.contactsUrl);
 	const uploads = uploadWorkflows(path.join(tempDir, FILE_NAME), sandbox.chatUrl, sandbox.channel);
 	log(`packing the package and installing it into an n8n ${n8nVersion} user folder`);
 	const folder = await prepareBenchFolder(n8nVersion, sandbox, server, [
@@ -196,7 +196,7 @@ async function main(): Promise<void> {
 					name,
 					await benchSms(
 						folder,
-						sandbox,
+						server,
 						{
 							nodeBatched: id(sms.nodeBatched),
 							nodeOneByOne: id(sms.nodeOneByOne),

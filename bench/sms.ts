@@ -1,14 +1,15 @@
 /**
- * Benchmark "sms": BENCH_SMS_COUNT recipients (default 10,000) against the sandbox with 20 ms of
- * latency: this node 100 per request (and, opt-in, 1 per request), next to n8n's HTTP Request node
- * with one request per item (its default: every item's request started at once, its fastest) and
- * after a Code node grouped them 100 per request. Runs interleaved, `repeats` times (about a minute
- * each on a quiet machine, most of it n8n handling 10,000 items); time is n8n's own execution time
- * of the sending node; requests are what the sandbox received; every recipient must be texted once,
- * and the HTTP Request node's failed items (it continues on error) are counted.
+ * Benchmark "sms": BENCH_SMS_COUNT recipients (default 10,000) against the reply server with 20 ms
+ * of latency (bench/reply-server; its own CPU per request is measured and shown): this node 100 per
+ * request (and, opt-in, 1 per request), next to n8n's HTTP Request node with one request per item
+ * (its default: every item's request started at once, its fastest) and after a Code node grouped
+ * them 100 per request. Runs interleaved, `repeats` times (about a minute each on a quiet machine,
+ * most of it n8n handling 10,000 items); time is n8n's own execution time of the sending node;
+ * requests are what the reply server received; every recipient must be texted exactly once, and the
+ * HTTP Request node's failed items (it continues on error) are counted.
  */
 import type { UserFolder } from '../test/e2e/harness';
-import type { Sandbox } from '../test/sandbox';
+import type { ReplyServer } from './reply-server';
 import { SMS_COST_PER_PART, SMS_START_BALANCE } from '../test/sandbox/seed';
 import { errorItemCount, executeMeasured, nodeTimeMs, outputItems, runFailure } from './measure';
 import { type Section, goal } from './report';
@@ -40,6 +41,8 @@ interface SmsRun {
 	texted: number;
 	exactlyOnce: boolean;
 	errorItems: number;
+	/** The reply server's CPU per request during the run, in µs. */
+	serverUsPerRequest: number;
 	/** Batched run only: Delivery Report > Get of its first messages, and the balance after. */
 	reportMs?: number;
 	reportsRead?: number;
@@ -56,19 +59,19 @@ interface SmsVariant {
 	runs: SmsRun[];
 }
 
-async function runOne(folder: UserFolder, sandbox: Sandbox, id: string): Promise<SmsRun> {
-	sandbox.reset();
-	sandbox.setOptions({ latencyMs: LATENCY_MS });
+async function runOne(folder: UserFolder, server: ReplyServer, id: string): Promise<SmsRun> {
+	await server.reset({ latencyMs: LATENCY_MS });
 	const run = await executeMeasured(folder, id, { timeoutMs: 1_800_000 });
-	const numbers = sandbox.state.smsMessages.map((message) => message.number);
+	const stats = await server.stats();
 	return {
 		ok: run.ok,
 		failure: run.ok ? undefined : runFailure(run),
 		nodeMs: nodeTimeMs(run, TARGET),
-		requests: sandbox.requests.filter((request) => request.path === '/v1/sms/send').length,
-		texted: numbers.length,
-		exactlyOnce: numbers.length === SMS_COUNT && new Set(numbers).size === SMS_COUNT,
+		requests: stats.smsRequests,
+		texted: stats.sends,
+		exactlyOnce: stats.sends === SMS_COUNT && stats.distinct === SMS_COUNT && stats.doubles === 0,
 		errorItems: errorItemCount(outputItems(run, TARGET)),
+		serverUsPerRequest: stats.requests > 0 ? (stats.cpuMs * 1000) / stats.requests : 0,
 		...(run.runData[REPORTS]
 			? {
 					reportMs: nodeTimeMs(run, REPORTS),
@@ -92,7 +95,7 @@ function summarise(label: string, runs: SmsRun[]): SmsVariant {
 
 export async function benchSms(
 	folder: UserFolder,
-	sandbox: Sandbox,
+	server: ReplyServer,
 	ids: SmsIds,
 	repeats: number,
 	log: (message: string) => void,
@@ -101,7 +104,7 @@ export async function benchSms(
 	for (let repeat = 1; repeat <= repeats; repeat++) {
 		for (const { key, label } of VARIANTS) {
 			log(`sms: ${label}, ${SMS_COUNT} recipients, run ${repeat}/${repeats}`);
-			(runs[key] ??= []).push(await runOne(folder, sandbox, ids[key]));
+			(runs[key] ??= []).push(await runOne(folder, server, ids[key]));
 		}
 	}
 	const summary = Object.fromEntries(
@@ -114,10 +117,11 @@ export async function benchSms(
 			.map((run) => `${summary[key]?.label ?? key} failed: ${run.failure ?? ''}`),
 	);
 	return {
-		title: `SMS to ${SMS_COUNT.toLocaleString('en')} recipients, ${LATENCY_MS} ms sandbox latency`,
+		title: `SMS to ${SMS_COUNT.toLocaleString('en')} recipients, ${LATENCY_MS} ms reply-server latency`,
 		notes: [
 			`Median (min–max) of ${repeats} interleaved run(s); each run is a fresh \`n8n execute\`.`,
-			"node s: the sending node's own execution time; requests: SMS requests the sandbox received;",
+			"node s: the sending node's own execution time; requests: SMS requests the reply server received;",
+			`server: the reply server's own CPU per request during the run, ${VARIANTS.map(({ key }) => `${key} ${showSpread(spread(runs[key].map((run) => run.serverUsPerRequest)), 0)} µs`).join(', ')}.`,
 			'"each once": every run texted every recipient exactly once. The HTTP Request node continues',
 			'on error, so a request that failed shows as an error item instead of stopping the run.',
 			...failures,

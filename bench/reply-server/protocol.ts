@@ -21,6 +21,8 @@ export interface ReplyStats {
 	requests: number;
 	/** Recipients accepted (a template send is one, an SMS request one per destination). */
 	sends: number;
+	/** POST /v1/sms/send requests accepted. */
+	smsRequests: number;
 	refused429: number;
 	distinct: number;
 	/** Recipients accepted more than once. */

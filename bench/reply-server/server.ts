@@ -6,18 +6,29 @@
  * two cores and made the HTTP Request node look slower than it is). The process measures its own CPU
  * so every figure can show what the server cost.
  *
- * Hot paths: POST /v1/<channel>/send (one template send) and POST /v1/sms/send (one or many SMS).
- * Anything else (template listing, sender numbers) is fetched once from the sandbox and replayed.
+ * Hot paths: POST /v1/<channel>/send (one template send) and POST /v1/sms/send (one or many SMS),
+ * plus what the SMS benchmark reads after its send: GET /v1/delivery_reports/<id> of a message it
+ * sent (delivered) and GET /v1/balance (the sandbox's start balance less what was sent, at the
+ * sandbox's price of a one-part SMS: the benchmark's text is one part). Anything else (template
+ * listing, sender numbers) is fetched once from the sandbox and replayed.
  */
 import { type IncomingMessage, type Server, type ServerResponse, createServer } from 'http';
 import type { AddressInfo } from 'net';
 
 import { Limiter } from '../../test/sandbox/limiters';
+import {
+	SMS_COST_PER_PART,
+	SMS_CURRENCY,
+	SMS_START_BALANCE,
+	SMS_USD_RATE,
+} from '../../test/sandbox/seed';
 import type { ReplyCommand, ReplyServerConfig, ReplyStats, ReplyRunOptions } from './protocol';
 
 const config = JSON.parse(process.env.REPLY_SERVER_CONFIG ?? '{}') as ReplyServerConfig;
 const SEND_PATH = `/v1/${config.channel}/send`;
 const SMS_PATH = '/v1/sms/send';
+const REPORT_PATH = /^\/v1\/delivery_reports\/([^/?]+)$/;
+const BALANCE_PATH = '/v1/balance';
 const JSON_HEADERS = { 'content-type': 'application/json' };
 
 let run: ReplyRunOptions = { latencyMs: 20 };
@@ -30,6 +41,9 @@ let receivedAt: number[] = [];
 let refusedAt: number[] = [];
 let requests = 0;
 let sends = 0;
+let smsRequests = 0;
+/** SMS message ids handed out since the reset, with when: their delivery reports can be read. */
+let smsSentAt = new Map<string, number>();
 /** CPU when the run's first request arrived and when its latest answer went out. */
 let cpuAtFirst: NodeJS.CpuUsage | undefined;
 let cpuAtLast: NodeJS.CpuUsage | undefined;
@@ -50,6 +64,8 @@ function reset(options: ReplyRunOptions): void {
 	refusedAt = [];
 	requests = 0;
 	sends = 0;
+	smsRequests = 0;
+	smsSentAt = new Map();
 	cpuAtFirst = undefined;
 	cpuAtLast = undefined;
 }
@@ -66,6 +82,7 @@ function stats(): ReplyStats {
 	return {
 		requests,
 		sends,
+		smsRequests,
 		refused429: refusedAt.length,
 		distinct: counts.size,
 		doubles,
@@ -89,20 +106,46 @@ function answerSend(body: string): string {
 	return `{"recipients":[{"id":"wamid.RS${messageSeq}","cost":0.8,"number":${JSON.stringify(destination)},"status":"Success"}]}`;
 }
 
+/** A message id in the form the service gives (a UUID), unique since the server started. */
+function messageId(seq: number): string {
+	return `00000000-0000-4000-8000-${seq.toString(16).padStart(12, '0')}`;
+}
+
 /** An SMS request: one recipient entry per destination, shaped as the sandbox answers. */
 function answerSms(body: string): string {
 	const parsed = JSON.parse(body) as { destination?: Array<{ number?: unknown }> };
+	smsRequests += 1;
 	const entries: string[] = [];
+	const now = Date.now();
 	for (const entry of parsed.destination ?? []) {
 		const number = String(entry.number);
 		count(number);
 		messageSeq += 1;
+		const id = messageId(messageSeq);
+		smsSentAt.set(id, now);
 		entries.push(
-			`{"id":"sms-${messageSeq}","cost":0.8,"number":${JSON.stringify(number)},"status":"queued"}`,
+			`{"id":"${id}","cost":${SMS_COST_PER_PART},"number":${JSON.stringify(number)},"status":"queued"}`,
 		);
 	}
-	const total = (entries.length * 0.8).toFixed(2);
-	return `{"success":true,"message":"Sent to ${entries.length}/${entries.length}. Cost KES ${total}","recipients":[${entries.join(',')}]}`;
+	const total = (entries.length * SMS_COST_PER_PART).toFixed(2);
+	return `{"success":true,"message":"Sent to ${entries.length}/${entries.length}. Cost ${SMS_CURRENCY} ${total}","recipients":[${entries.join(',')}]}`;
+}
+
+/** A delivery report of a message sent since the reset: delivered, as the sandbox says once due. */
+function answerReport(id: string): { status: number; body: string } {
+	const sentAt = smsSentAt.get(decodeURIComponent(id).toLowerCase());
+	if (sentAt === undefined) {
+		return { status: 404, body: `{"message":"No message with id ${id}"}` };
+	}
+	const time = Math.floor(sentAt / 1000);
+	return { status: 201, body: `{"id":"${id}","status":"DELIVRD","reason":"","time":${time}}` };
+}
+
+/** The balance: the sandbox's start less every SMS sent since the reset. */
+function answerBalance(): string {
+	const balance = Math.round((SMS_START_BALANCE - smsSentAt.size * SMS_COST_PER_PART) * 100) / 100;
+	const converted = Math.round(balance * SMS_USD_RATE * 100) / 100;
+	return `{"balance":${balance},"conversion_rate":${SMS_USD_RATE},"converted_balance":${converted},"currency":"${SMS_CURRENCY}"}`;
 }
 
 async function replay(
@@ -161,7 +204,11 @@ function listener(host: 'chat' | 'contacts') {
 			const body = Buffer.concat(chunks).toString('utf8');
 			if (req.method === 'POST' && req.url === SEND_PATH) reply(res, 200, answerSend(body));
 			else if (req.method === 'POST' && req.url === SMS_PATH) reply(res, 201, answerSms(body));
-			else
+			else if (req.method === 'GET' && req.url === BALANCE_PATH) reply(res, 200, answerBalance());
+			else if (req.method === 'GET' && REPORT_PATH.test(req.url ?? '')) {
+				const report = answerReport(REPORT_PATH.exec(req.url ?? '')?.[1] ?? '');
+				reply(res, report.status, report.body);
+			} else
 				void replay(host, req).then(
 					(answer) => reply(res, answer.status, answer.body),
 					() => reply(res, 502, '{"message":"sandbox unreachable"}'),

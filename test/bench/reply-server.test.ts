@@ -87,6 +87,40 @@ describe('the reply server of the benchmarks', () => {
 		expect((await server.stats()).sends).toBe(2);
 	});
 
+	it("reads back an SMS's delivery report and the balance, shaped as the sandbox answers", async () => {
+		const body = {
+			source: 'SMS_Leopard',
+			message: 'Hello',
+			destination: [{ number: '+254720000011' }, { number: '+254720000012' }],
+		};
+		const headers = { authorization };
+		const idOf = async (answer: Response) =>
+			((await answer.json()) as { recipients: Array<{ id: string }> }).recipients[0].id;
+		const sandboxId = await idOf(await post(sandbox.contactsUrl, '/v1/sms/send', body));
+		const serverId = await idOf(await post(server.contactsUrl, '/v1/sms/send', body));
+		// The node reads a report only by a message id in the service's form.
+		expect(serverId).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/);
+		const read = async (base: string, path: string) => await fetch(`${base}${path}`, { headers });
+		const sandboxReport = await read(sandbox.contactsUrl, `/v1/delivery_reports/${sandboxId}`);
+		const serverReport = await read(server.contactsUrl, `/v1/delivery_reports/${serverId}`);
+		expect(serverReport.status).toBe(sandboxReport.status);
+		expect(shapeOf(await serverReport.json())).toEqual(shapeOf(await sandboxReport.json()));
+		const unknown = '00000000-0000-4000-8000-ffffffffffff';
+		expect((await read(server.contactsUrl, `/v1/delivery_reports/${unknown}`)).status).toBe(
+			(await read(sandbox.contactsUrl, `/v1/delivery_reports/${unknown}`)).status,
+		);
+		const sandboxBalance = (await (await read(sandbox.contactsUrl, '/v1/balance')).json()) as {
+			balance: number;
+		};
+		const serverBalance = (await (await read(server.contactsUrl, '/v1/balance')).json()) as {
+			balance: number;
+		};
+		expect(shapeOf(serverBalance)).toEqual(shapeOf(sandboxBalance));
+		// Two one-part SMS each, at the sandbox's price.
+		expect(serverBalance.balance).toBe(sandboxBalance.balance);
+		expect((await server.stats()).smsRequests).toBe(1);
+	});
+
 	it('replays what is not a send (the template listing) exactly as the sandbox answers it', async () => {
 		const path = `/v1/phone_number_ids/${SENDER}/templates`;
 		const headers = { authorization };
