@@ -77,15 +77,29 @@ function nationalPart(number: string): string | undefined {
 		: undefined;
 }
 
+/** A number's two readings, worked out once: pairing compares every item with every entry. */
+interface NumberForms {
+	/** The national part of a local number (0712345678 -> 712345678). */
+	national?: string;
+	/** International digits, a local number read as Kenyan. */
+	international?: string;
+}
+
+function formsOf(number: string): NumberForms {
+	return { national: nationalPart(number), international: internationalDigits(number) };
+}
+
 /**
  * Whether an answered number is the asked one. An asked local number is read as Kenyan; an answered
  * local number names no country, so it is the asked one only when that was the same local number.
  */
 export function sameNumber(asked: string, answered: string): boolean {
-	const answeredLocal = nationalPart(answered);
-	if (answeredLocal !== undefined) return nationalPart(asked) === answeredLocal;
-	const digits = internationalDigits(asked);
-	return digits !== undefined && digits === internationalDigits(answered);
+	return sameForms(formsOf(asked), formsOf(answered));
+}
+
+function sameForms(asked: NumberForms, answered: NumberForms): boolean {
+	if (answered.national !== undefined) return asked.national === answered.national;
+	return asked.international !== undefined && asked.international === answered.international;
 }
 
 /**
@@ -93,13 +107,15 @@ export function sameNumber(asked: string, answered: string): boolean {
  * country code of 1 to 3 digits. Used to find the entries another item could claim, since the
  * service's country for local numbers is an assumption here.
  */
-function couldBeSameNumber(asked: string, answered: string): boolean {
-	const askedLocal = nationalPart(asked);
-	const answeredLocal = nationalPart(answered);
-	if (askedLocal === undefined && answeredLocal === undefined) return sameNumber(asked, answered);
-	if (askedLocal !== undefined && answeredLocal !== undefined) return askedLocal === answeredLocal;
-	const national = (askedLocal ?? answeredLocal) as string;
-	const full = internationalDigits(askedLocal === undefined ? asked : answered);
+function couldBeSameNumber(asked: NumberForms, answered: NumberForms): boolean {
+	if (asked.national === undefined && answered.national === undefined) {
+		return sameForms(asked, answered);
+	}
+	if (asked.national !== undefined && answered.national !== undefined) {
+		return asked.national === answered.national;
+	}
+	const national = (asked.national ?? answered.national) as string;
+	const full = asked.national === undefined ? asked.international : answered.international;
 	const codeLength = (full?.length ?? 0) - national.length;
 	return full !== undefined && codeLength >= 1 && codeLength <= 3 && full.endsWith(national);
 }
@@ -114,15 +130,21 @@ export function pairRecipients(
 	}
 	// Every entry that could be each item's, in any country; the item's own is the only one, and it
 	// must have the item's number as read here and be claimable by no other item.
-	const candidates = asked.map((number) =>
-		entries.flatMap((entry, at) =>
-			entry.number !== undefined && couldBeSameNumber(number, entry.number) ? [at] : [],
+	// Each number read once (100 recipients a request: 10,000 comparisons, each once a regex).
+	const askedForms = asked.map(formsOf);
+	const entryForms = entries.map((entry) =>
+		entry.number === undefined ? undefined : formsOf(entry.number),
+	);
+	const candidates = askedForms.map((forms) =>
+		entryForms.flatMap((answered, at) =>
+			answered !== undefined && couldBeSameNumber(forms, answered) ? [at] : [],
 		),
 	);
 	const claimedBy = new Array<number>(entries.length).fill(0);
 	for (const found of candidates) for (const at of found) claimedBy[at]++;
 	return candidates.map((found, index) => {
 		const entry = found.length === 1 && claimedBy[found[0]] === 1 ? entries[found[0]] : undefined;
-		return entry && sameNumber(asked[index], entry.number as string) ? entry : undefined;
+		const answered = entry ? entryForms[found[0]] : undefined;
+		return entry && answered && sameForms(askedForms[index], answered) ? entry : undefined;
 	});
 }
