@@ -8,9 +8,9 @@
 import { type ExecuteResult, freePort, nodeItems, packedForThisFile } from './harness';
 import { selectedVersions } from './matrix';
 import { expectOk, useSandboxedN8n } from './sandboxed-n8n';
-import { code, locator, smsLeopard, trigger, workflow } from './workflows/build';
+import { code, trigger, workflow } from './workflows/build';
+import { flowSend } from './workflows/flow-send';
 import { sendSms } from './workflows/sms';
-import { SENDERS, TEMPLATES } from '../sandbox';
 import { lostAnswer } from '../sandbox/lost-answer';
 
 const GOOD = { id: 'e2eLostGood0000001', name: 'SMSLeopard sandbox' };
@@ -47,21 +47,11 @@ describe.each(selectedVersions())('lost answers in n8n %s', (version) => {
 		credential: typeof GOOD,
 		onError?: 'continueRegularOutput' | 'continueErrorOutput',
 	) =>
-		smsLeopard(
-			'Send',
-			credential,
-			{
-				resource: 'message',
-				operation: 'sendTemplate',
-				senderNumber: locator(SENDERS.primary.phone_number_id),
-				template: locator(TEMPLATES.flow.id),
-				destination: '={{ $json.phone }}',
-				variablesMode: 'define',
-				// One at a time, so "the second send" is well defined; no waits between read retries.
-				requestOptions: { concurrency: 1, timeout: 5, maxRateLimitWait: 0 },
-			},
-			onError ? { onError } : {},
-		);
+		flowSend(credential, onError ? { onError } : {}, {
+			variablesMode: 'define',
+			// One at a time, so "the second send" is well defined; no waits between read retries.
+			requestOptions: { concurrency: 1, timeout: 5, maxRateLimitWait: 0 },
+		});
 
 	const run = async (name: string, count: number, last: ReturnType<typeof send>) =>
 		await n8n.run(workflow(name, [[trigger(), recipients(count), last]]));
