@@ -21,6 +21,8 @@ import { type AddressInfo, type Socket, connect } from 'net';
 import { tmpdir } from 'os';
 import * as path from 'path';
 
+import { selfSignedCertificate } from '../../test/support/self-signed-certificate';
+
 export const NPM_REGISTRY_HOST = 'registry.npmjs.org';
 
 export interface NpmStandIn {
@@ -31,34 +33,6 @@ export interface NpmStandIn {
 	/** What npm asked for, in order ("GET /n8n-nodes-smsleopard 200"). */
 	requests: string[];
 	stop(): Promise<void>;
-}
-
-/** A self-signed certificate for registry.npmjs.org, valid one day, made with openssl. */
-function makeCertificate(folder: string): { key: Buffer; cert: Buffer; certFile: string } {
-	const keyFile = path.join(folder, 'key.pem');
-	const certFile = path.join(folder, 'cert.pem');
-	execFileSync(
-		'openssl',
-		[
-			'req',
-			'-x509',
-			'-newkey',
-			'rsa:2048',
-			'-nodes',
-			'-days',
-			'1',
-			'-subj',
-			`/CN=${NPM_REGISTRY_HOST}`,
-			'-addext',
-			`subjectAltName=DNS:${NPM_REGISTRY_HOST}`,
-			'-keyout',
-			keyFile,
-			'-out',
-			certFile,
-		],
-		{ stdio: ['ignore', 'ignore', 'pipe'] },
-	);
-	return { key: readFileSync(keyFile), cert: readFileSync(certFile), certFile };
 }
 
 interface Manifest {
@@ -77,7 +51,7 @@ function readManifest(tarball: string): Manifest {
 /** Serves `tarball` (from `npm pack`) as its package would be served by registry.npmjs.org. */
 export async function startNpmStandIn(tarball: string): Promise<NpmStandIn> {
 	const folder = mkdtempSync(path.join(tmpdir(), 'npm-stand-in-'));
-	const { key, cert, certFile } = makeCertificate(folder);
+	const { key, cert, certFile } = selfSignedCertificate(NPM_REGISTRY_HOST, folder);
 	const bytes = readFileSync(tarball);
 	const manifest = readManifest(tarball);
 	const { name, version } = manifest;

@@ -4,14 +4,14 @@
  * real cause: refused or unknown host = not sent, safe to run again; reset after the request was
  * written = may have been sent.
  */
-import { execFileSync } from 'child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'fs';
+import { mkdtempSync, rmSync } from 'fs';
 import net from 'net';
 import { tmpdir } from 'os';
 import { join } from 'path';
 import tls from 'tls';
 import { binaryItem } from '../harness';
 import { TEMPLATES } from '../sandbox';
+import { selfSignedCertificate } from '../support/self-signed-certificate';
 import { type NodeEnv, jsonItems, senderLocator, startNodeEnv, templateLocator } from './support';
 
 let env: NodeEnv;
@@ -180,7 +180,7 @@ describe('connection failures inside n8n (httpRequestWithAuthentication)', () =>
 		});
 
 		it('the server certificate is self-signed', async () => {
-			const { key, cert } = selfSignedCertificate();
+			const { key, cert } = throwAwayCertificate();
 			const server = await listening(
 				tls.createServer({ key, cert }, (socket) => socket.end('HTTP/1.1 201 Created\r\n\r\n')),
 			);
@@ -190,29 +190,12 @@ describe('connection failures inside n8n (httpRequestWithAuthentication)', () =>
 	});
 });
 
-/** A throw-away key and certificate for 127.0.0.1, made by the openssl command line. */
-function selfSignedCertificate(): { key: Buffer; cert: Buffer } {
+/** A throw-away key and certificate for 127.0.0.1; the PEM files are removed at once. */
+function throwAwayCertificate(): { key: Buffer; cert: Buffer } {
 	const folder = mkdtempSync(join(tmpdir(), 'smsleopard-tls-'));
 	try {
-		execFileSync(
-			'openssl',
-			[
-				'req',
-				'-x509',
-				'-newkey',
-				'rsa:2048',
-				'-nodes',
-				'-days',
-				'1',
-				'-subj',
-				'/CN=127.0.0.1',
-			].concat(['-keyout', join(folder, 'key.pem'), '-out', join(folder, 'cert.pem')]),
-			{ stdio: 'ignore' },
-		);
-		return {
-			key: readFileSync(join(folder, 'key.pem')),
-			cert: readFileSync(join(folder, 'cert.pem')),
-		};
+		const { key, cert } = selfSignedCertificate('127.0.0.1', folder);
+		return { key, cert };
 	} finally {
 		rmSync(folder, { recursive: true, force: true });
 	}
