@@ -1,7 +1,7 @@
 // Runs the real n8n CLI against one throwaway user folder, with an environment that keeps it
 // quiet, offline and out of the real ~/.n8n.
 import { spawn } from 'child_process';
-import { appendFileSync, closeSync, openSync, readFileSync, rmSync } from 'fs';
+import { appendFileSync, closeSync, openSync, readFileSync, rmSync, statSync } from 'fs';
 import { createServer } from 'net';
 import * as path from 'path';
 
@@ -147,9 +147,14 @@ export async function runN8n(
 	if (poller) child.on('exit', () => clearInterval(poller));
 	let doneAt: number | undefined;
 	let killedAfterDone = false;
+	// The output is read again only when it grew: a 10,000-item run prints megabytes.
+	let sizeRead = 0;
 	const doneWatch = options.doneWhen
 		? setInterval(() => {
 				if (doneAt === undefined) {
+					const size = statSync(stdoutFile).size;
+					if (size === sizeRead) return;
+					sizeRead = size;
 					if (options.doneWhen?.(readFileSync(stdoutFile, 'utf8'))) doneAt = Date.now();
 				} else if (Date.now() - doneAt > (options.doneGraceMs ?? DONE_GRACE_MS)) {
 					killedAfterDone = true;
