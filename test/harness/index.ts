@@ -36,6 +36,7 @@ import type {
 	ICredentialType,
 	INode,
 	INodeCredentials,
+	IExecuteFunctions,
 	INodeExecutionData,
 	INodeListSearchResult,
 	INodeParameters,
@@ -482,6 +483,45 @@ export async function runCredentialTest(
  * not exit; also removes the temporary binary-data and N8N_USER_FOLDER folders.
  * Registered as an afterAll hook automatically; call it yourself outside jest.
  */
+/**
+ * n8n-core's real ExecuteContext for `nodeType` with `parameters`, given `items` as its input: what
+ * n8n hands a node's execute(), for asking n8n itself what a parameter reads as per item.
+ */
+export function executeContextFor(
+	options: Pick<RunNodeOptions, 'nodeType' | 'parameters' | 'typeVersion'> & {
+		items: INodeExecutionData[];
+	},
+): IExecuteFunctions {
+	const node = buildNode(options);
+	const workflow = new Workflow({
+		id: HARNESS_WORKFLOW_ID,
+		nodes: [node],
+		connections: {},
+		active: false,
+		nodeTypes: new HarnessNodeTypes([options.nodeType]),
+		settings: { executionOrder: 'v1' },
+	});
+	const additionalData = buildAdditionalData(
+		new HarnessCredentialsHelper(new HarnessCredentialTypes([]), {}),
+		undefined,
+	);
+	contextsCreated = true;
+	// `new Workflow()` filled in the node's defaults: the context reads that node, as n8n's does.
+	const filled = workflow.getNode(node.name) ?? node;
+	return new ExecuteContext(
+		workflow,
+		filled,
+		additionalData,
+		'manual',
+		createRunExecutionData({}),
+		0,
+		options.items,
+		{ main: [options.items] },
+		{ node: filled, data: { main: [options.items] }, source: null },
+		[],
+	);
+}
+
 export function shutdownHarness(): void {
 	if (contextsCreated) {
 		Container.get(SSHClientsManager).onShutdown();

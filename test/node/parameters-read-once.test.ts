@@ -39,10 +39,12 @@ async function readsDuring(run: () => Promise<unknown>): Promise<Map<string, num
 
 describe('parameters read once', () => {
 	it('Send Template: 30 more items cost one read each, of the one parameter with an expression', async () => {
-		const few = await readsDuring(async () => await env.run(flowSendParameters, customers(10)));
-		const many = await readsDuring(async () => await env.run(flowSendParameters, customers(40)));
+		// More than an item field (those are read from the item: item-field-expression.test.ts).
+		const parameters = { ...flowSendParameters, destination: '={{ $json.phone.trim() }}' };
+		const few = await readsDuring(async () => await env.run(parameters, customers(10)));
+		const many = await readsDuring(async () => await env.run(parameters, customers(40)));
 		expect(env.sandbox.state.sentMessages).toHaveLength(50);
-		// destination ('={{ $json.phone }}') is read once per item, wherever the node reads it.
+		// destination is read once per item, wherever the node reads it.
 		expect(many.get('destination')).toBe(40);
 		// Every other parameter the same number of times, whatever the number of items.
 		for (const [name, count] of many) {
@@ -53,10 +55,19 @@ describe('parameters read once', () => {
 	it('each item still gets its own value of a parameter with an expression', async () => {
 		const items = customers(5);
 		const { error } = await env.run(
-			{ ...flowSendParameters, destination: '={{ $json.phone }}' },
+			{ ...flowSendParameters, destination: '={{ $json.phone.trim() }}' },
 			items,
 		);
 		expect(error).toBeUndefined();
+		expect(env.sends().map((body) => body.destination)).toEqual(
+			items.map((item) => item.json.phone),
+		);
+	});
+
+	it('`{{ $json.phone }}` is read from each item: n8n evaluates no expression for it', async () => {
+		const items = customers(5);
+		const reads = await readsDuring(async () => await env.run(flowSendParameters, items));
+		expect(reads.get('destination')).toBeUndefined();
 		expect(env.sends().map((body) => body.destination)).toEqual(
 			items.map((item) => item.json.phone),
 		);

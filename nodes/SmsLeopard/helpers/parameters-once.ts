@@ -10,6 +10,7 @@
  * Values are frozen because they are shared: an accidental change would leak into other items.
  */
 import type { IExecuteFunctions, INodeParameters } from 'n8n-workflow';
+import { itemFieldPath, textAt } from './item-field-expression';
 
 type GetNodeParameter = (
 	name: string,
@@ -52,11 +53,22 @@ export function withParametersReadOnce(context: IExecuteFunctions): IExecuteFunc
 	const perRun = new Map<string, unknown>();
 	const perItem = new Map<string, unknown>();
 	const constant = new Map<string, boolean>();
+	const fieldPaths = new Map<string, string[] | undefined>();
+	let items: ReturnType<IExecuteFunctions['getInputData']> | undefined;
 	const getNodeParameter: GetNodeParameter = (name, itemIndex, fallbackValue, options) => {
 		let isConstant = constant.get(name);
 		if (isConstant === undefined) {
-			isConstant = !holdsExpression(rawValueAt(parameters, name));
+			const raw = rawValueAt(parameters, name);
+			isConstant = !holdsExpression(raw);
 			constant.set(name, isConstant);
+			// Top-level parameters only: n8n checks a collection's values against its description.
+			fieldPaths.set(name, name.includes('.') ? undefined : itemFieldPath(raw));
+		}
+		const fieldPath = options === undefined ? fieldPaths.get(name) : undefined;
+		if (fieldPath) {
+			items ??= context.getInputData();
+			const text = textAt(items[itemIndex]?.json, fieldPath);
+			if (text !== undefined) return text;
 		}
 		const asked = `${name}\u0000${JSON.stringify(options) ?? ''}\u0000${JSON.stringify(fallbackValue) ?? ''}`;
 		const key = isConstant ? asked : `${asked}\u0000${itemIndex}`;
