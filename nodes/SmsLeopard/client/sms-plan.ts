@@ -9,7 +9,7 @@ import {
 	type CheckedSms,
 	type PreparedSms,
 	type SendSmsRequest,
-	checkSendSms,
+	smsChecker,
 	smsRequest,
 } from './sms';
 
@@ -46,8 +46,9 @@ export function planSms(sends: SmsSend[]): SmsPlan {
 	const refused: SmsPlan['refused'] = [];
 	const groups = new Map<string, Array<{ position: number; checked: CheckedSms }>>();
 	let recipientsPerRequest: number | undefined;
+	const check = smsChecker();
 	sends.forEach((send, position) => {
-		const outcome = settleNow(() => checkSendSms(send.request));
+		const outcome = settleNow(() => check(send.request));
 		if (!outcome.ok) {
 			refused.push({ position, error: outcome.error });
 			return;
