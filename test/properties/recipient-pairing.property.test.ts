@@ -13,6 +13,28 @@ import {
 	pairRecipients,
 	readRecipientEntry,
 } from '../../nodes/SmsLeopard/client';
+import {
+	type NumberForms,
+	entryLookup,
+	formsOf,
+} from '../../nodes/SmsLeopard/client/recipient-pairing';
+
+/**
+ * The definition entryLookup finds by index, written as a comparison of two readings: the same
+ * reading, or a local number after an international one's country code of 1 to 3 digits.
+ */
+function couldBeSameNumber(asked: NumberForms, answered: NumberForms): boolean {
+	if (asked.national === undefined && answered.national === undefined) {
+		return asked.international !== undefined && asked.international === answered.international;
+	}
+	if (asked.national !== undefined && answered.national !== undefined) {
+		return asked.national === answered.national;
+	}
+	const national = (asked.national ?? answered.national) as string;
+	const full = asked.national === undefined ? asked.international : answered.international;
+	const codeLength = (full?.length ?? 0) - national.length;
+	return full !== undefined && codeLength >= 1 && codeLength <= 3 && full.endsWith(national);
+}
 
 const RUNS = Number(process.env.PAIR_RUNS ?? 4000);
 /** Few countries and national numbers, so that suffixes and whole numbers collide often. */
@@ -227,6 +249,56 @@ describe('the cases seen from outside', () => {
 		expect(idsOf(pairRecipients(['+254700000001'], [entry('x', '+254700000009')]))).toEqual([
 			undefined,
 		]);
+	});
+
+	it('finds by index exactly the entries a comparison with every entry finds (property)', () => {
+		const spelling = fc
+			.tuple(
+				fc.constantFrom('+', '', '00', '0', ' +', '('),
+				fc.constantFrom('', ...COUNTRIES, '2547'),
+				fc.constantFrom(...NATIONALS, '7123', '12345678', '0712345678', ''),
+			)
+			.map(([prefix, country, national]) => `${prefix}${country}${national}`);
+		let found = 0;
+		fc.assert(
+			fc.property(
+				// Entries spelled at random, or an asked national number after some country code.
+				fc.array(spelling, { minLength: 1, maxLength: 6 }).chain((asked) =>
+					fc.tuple(
+						fc.constant(asked),
+						fc.array(
+							fc.option(
+								fc.oneof(
+									spelling,
+									fc
+										.tuple(fc.constantFrom(...asked), fc.constantFrom('+254', '+1', '0', '+2547'))
+										.map(([number, code]) => code + number.replace(/^\D*0?/, '')),
+								),
+								{ nil: undefined },
+							),
+							{ maxLength: 8 },
+						),
+					),
+				),
+				([asked, answered]) => {
+					const entryForms = answered.map((number) =>
+						number === undefined ? undefined : formsOf(number),
+					);
+					const lookup = entryLookup(entryForms);
+					for (const number of asked) {
+						const forms = formsOf(number);
+						const compared = entryForms.flatMap((entryForm, at) =>
+							entryForm !== undefined && couldBeSameNumber(forms, entryForm) ? [at] : [],
+						);
+						expect({ number, found: lookup(forms) }).toEqual({ number, found: compared });
+						found += compared.length;
+					}
+				},
+			),
+			{ numRuns: RUNS },
+		);
+		// Many asked numbers had entries to find, not only none.
+		expect(found).toBeGreaterThan(RUNS / 4);
 	});
 
 	it('reads an id of null, true, an object or "" as no id, and a safe integer as its digits', () => {
