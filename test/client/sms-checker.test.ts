@@ -37,10 +37,19 @@ const statusSecret = mostly([undefined, 's3cret-value'], ['']);
 const maxParts = mostly([undefined, 2], [1, 0, 1.5, '1']);
 const recipient = fc.record(
 	{
-		number: mostly(['+254700000001', '0712345678', ' 254700000002 '], ['12', '', 7, undefined]),
-		message: mostly([undefined], ['Hi Ann', 'y'.repeat(170), '']),
+		number: mostly(
+			['+254700000001', '0712345678', ' 254700000002 ', '(0712) 345-678'],
+			['12', '', ' ', 7, undefined, '+2547000000019999', '0712345678x'],
+		),
+		message: mostly([undefined], ['Hi Ann', 'y'.repeat(170), '', '  ', 5]),
+		note: mostly([undefined], ['an extra field']),
 	},
 	{ requiredKeys: ['number'] },
+);
+/** Now and then a recipient that is not a record at all. */
+const anyRecipient = fc.oneof(
+	{ arbitrary: recipient, weight: 12 },
+	{ arbitrary: fc.constantFrom<unknown>(null, '+254700000001', ['+254700000001']), weight: 1 },
 );
 const send = fc.record(
 	{
@@ -51,7 +60,7 @@ const send = fc.record(
 		statusSecret,
 		maxParts,
 		recipients: fc.oneof(
-			{ arbitrary: fc.array(recipient, { minLength: 1, maxLength: 3 }), weight: 8 },
+			{ arbitrary: fc.array(anyRecipient, { minLength: 1, maxLength: 3 }), weight: 8 },
 			{ arbitrary: fc.constantFrom<unknown>([], 'not a list'), weight: 1 },
 		),
 	},

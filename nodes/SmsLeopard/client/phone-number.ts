@@ -7,7 +7,8 @@
 import { z } from 'zod';
 
 const SEPARATORS = /[\s\-.()]/g;
-const PHONE_NUMBER = /^\+?\d{6,15}$/;
+/** A phone number once cleaned: the only shape phoneNumberSchema accepts. */
+export const PHONE_NUMBER = /^\+?\d{6,15}$/;
 
 export function cleanPhoneNumber(value: string): string {
 	return value.trim().replace(SEPARATORS, '');
