@@ -7,6 +7,9 @@
  * - the functions with the most self time within those samples, by package.
  *
  *   BENCH_N8N_VERSION (default 2.8.4), BENCH_SENDS (default 2000), BENCH_PROFILE_RUNS (default 3)
+ *   BENCH_PROFILE_CASE=sms: instead, BENCH_SMS_COUNT SMS (default 10,000) by this node, 100 per
+ *   request, against the HTTP Request node after a Code node grouped them 100 per request (the
+ *   Code node runs in n8n's task runner, another process: its CPU is not in these figures).
  * The .cpuprofile files stay in the printed folder for Chrome DevTools (Performance > Load profile).
  */
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync } from 'fs';
@@ -16,10 +19,17 @@ import * as path from 'path';
 import { removeUserFolder, resolveN8n } from '../test/e2e/harness';
 import { startSandbox } from '../test/sandbox';
 import { executeMeasured, median, nodeTimeMs, runFailure } from './measure';
-import { startReplyServer } from './reply-server';
+import { type ReplyServer, startReplyServer } from './reply-server';
+import type { WorkflowJson } from '../test/e2e/harness';
 import { LATENCY_MS, SEND_COUNT } from './sends';
 import { prepareBenchFolder } from './setup';
+import { SMS_COUNT } from './sms';
+import { smsWorkflows } from './sms-workflows';
 import { TARGET, sendWorkflows } from './workflows';
+
+/** Template sends (the default) or SMS (BENCH_PROFILE_CASE=sms). */
+const SMS_CASE = process.env.BENCH_PROFILE_CASE === 'sms';
+const COUNT = SMS_CASE ? SMS_COUNT : SEND_COUNT;
 
 interface ProfileNode {
 	id: number;
@@ -146,7 +156,7 @@ function mainProfile(dir: string): CpuProfile {
 const top = (map: Map<string, number>, count: number) =>
 	[...map.entries()].sort((a, b) => b[1] - a[1]).slice(0, count);
 
-const perSend = (ms: number) => ((ms * 1000) / SEND_COUNT).toFixed(0);
+const perSend = (ms: number) => ((ms * 1000) / COUNT).toFixed(0);
 
 function report(
 	label: string,
@@ -190,6 +200,37 @@ function reanalyse(root: string): void {
 	}
 }
 
+interface Variant {
+	key: keyof typeof SENDERS;
+	label: string;
+	workflow: WorkflowJson;
+}
+
+function templateVariants(server: ReplyServer): Variant[] {
+	const sends = sendWorkflows(SEND_COUNT, server);
+	return [
+		{ key: 'node', label: 'SMSLeopard node, 50 in parallel', workflow: sends.nodeConcurrency50 },
+		{
+			key: 'http',
+			label: 'HTTP Request, key typed into a header parameter',
+			workflow: sends.httpHeaderParameter,
+		},
+	];
+}
+
+function smsVariants(server: ReplyServer): Variant[] {
+	// The send alone: the benchmark's delivery-report and balance nodes would be counted as ours.
+	const sms = smsWorkflows(SMS_COUNT, server.contactsUrl, { sendOnly: true });
+	return [
+		{ key: 'node', label: 'SMSLeopard node, SMS 100 per request', workflow: sms.nodeBatched },
+		{
+			key: 'http',
+			label: 'HTTP Request, after Code-node batches of 100',
+			workflow: sms.httpBatched,
+		},
+	];
+}
+
 async function main(): Promise<void> {
 	if (process.argv[2]) return reanalyse(process.argv[2]);
 	const n8nVersion = process.env.BENCH_N8N_VERSION ?? '2.8.4';
@@ -204,15 +245,7 @@ async function main(): Promise<void> {
 		await server.stop();
 		await sandbox.stop();
 	};
-	const sends = sendWorkflows(SEND_COUNT, server);
-	const variants = [
-		{ key: 'node', label: 'SMSLeopard node, 50 in parallel', workflow: sends.nodeConcurrency50 },
-		{
-			key: 'http',
-			label: 'HTTP Request, key typed into a header parameter',
-			workflow: sends.httpHeaderParameter,
-		},
-	] as const;
+	const variants = SMS_CASE ? smsVariants(server) : templateVariants(server);
 	const folder = await prepareBenchFolder(
 		n8nVersion,
 		sandbox,
@@ -225,7 +258,7 @@ async function main(): Promise<void> {
 	const root = mkdtempSync(path.join(tmpdir(), 'smsleopard-profile-'));
 	try {
 		console.log(
-			`CPU inside each sender, ${SEND_COUNT.toLocaleString('en')} sends, n8n ${n8nVersion}, ${runs} run(s) each; profiles in ${root}`,
+			`CPU inside each sender, ${COUNT.toLocaleString('en')} ${SMS_CASE ? 'SMS' : 'sends'}, n8n ${n8nVersion}, ${runs} run(s) each; profiles in ${root}`,
 		);
 		for (const variant of variants) {
 			const inside: number[] = [];
@@ -244,7 +277,7 @@ async function main(): Promise<void> {
 				if (!measured.ok)
 					throw new Error(`${variant.label}: the run failed: ${runFailure(measured)}`);
 				const stats = await server.stats();
-				if (stats.sends !== SEND_COUNT) throw new Error(`${variant.label}: ${stats.sends} sends`);
+				if (stats.sends !== COUNT) throw new Error(`${variant.label}: ${stats.sends} sends`);
 				last = analyse(mainProfile(dir), SENDERS[variant.key]);
 				inside.push(last.insideMs);
 				nodeSeconds.push(nodeTimeMs(measured, TARGET) / 1000);

@@ -49,8 +49,9 @@ function httpSms(contactsUrl: string, body: string): WorkflowNode {
 }
 
 /** A Code node turning recipient items into one item per batch of SMS_BATCH destinations. */
+export const BATCHES = 'Batches';
 const groupInBatches = code(
-	'Batches',
+	BATCHES,
 	`(() => {
 	const all = $input.all().map((item) => ({ number: item.json.phone }));
 	const out = [];
@@ -74,6 +75,7 @@ const afterSend = (): WorkflowNode[] => [
 export function smsWorkflows(
 	count: number,
 	contactsUrl: string,
+	{ sendOnly = false }: { sendOnly?: boolean } = {},
 ): Record<'nodeBatched' | 'nodeOneByOne' | 'httpOneByOne' | 'httpBatched', WorkflowJson> {
 	const make = (id: string, name: string, nodes: WorkflowNode[]): WorkflowJson => ({
 		id,
@@ -84,7 +86,7 @@ export function smsWorkflows(
 	return {
 		nodeBatched: make('benchSmsNodeBatch', 'bench: SMS node, 100 per request', [
 			smsNode(SMS_BATCH),
-			...afterSend(),
+			...(sendOnly ? [] : afterSend()),
 		]),
 		nodeOneByOne: make('benchSmsNodeOne', 'bench: SMS node, 1 per request', [smsNode(1)]),
 		httpOneByOne: make('benchSmsHttpOne', 'bench: SMS HTTP Request, one by one', [
