@@ -237,7 +237,7 @@ function sharedFieldsKey(request: SendSmsRequest): string | undefined {
  * told is the same either way: its shared fields passed these very checks before.
  */
 export function smsChecker(): (request: SendSmsRequest) => CheckedSms {
-	const passedShared = new Map<string, Omit<SendSmsInput, 'recipients'>>();
+	const passedShared = new Map<string, SendSmsInput>();
 	const counted = new Map<string, SmsSegments>();
 	const countOnce = (textToCount: string) => {
 		let segments = counted.get(textToCount);
@@ -261,10 +261,8 @@ export function smsChecker(): (request: SendSmsRequest) => CheckedSms {
 			input = { ...known, recipients };
 		} else {
 			input = validateInput(sendSmsInput, request);
-			if (key !== undefined) {
-				const { recipients: _checkedApart, ...shared } = input;
-				passedShared.set(key, shared);
-			}
+			// Kept whole; a later send's own recipients replace these (above).
+			if (key !== undefined) passedShared.set(key, input);
 		}
 		return checkedSms(input, countOnce);
 	};
