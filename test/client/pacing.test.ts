@@ -191,6 +191,30 @@ describe('Pacer', () => {
 			expect(starts[1] - starts[0]).toBeCloseTo(1.8, 6);
 		});
 
+		it('keeps to the spread when every timer fires a millisecond late, as in a busy process', async () => {
+			const clock = virtualClock();
+			const lateSleep = async (ms: number) => await clock.sleep(ms + 1);
+			const late = new Pacer(lateSleep, { parallelCalls: 10, now: clock.now });
+			await answeredCalls(late, clock, 5, 20);
+			const starts = await startTimes(late, clock, 101);
+			// 100 spreads of 1.8 ms; counted from each late start instead, 100 × 2.8 ms.
+			expect(starts[100] - starts[0]).toBeLessThan(100 * 1.8 + 2);
+			// And no burst: no two starts closer than the spread less the lateness made up.
+			const gaps = starts.slice(1).map((at, index) => at - starts[index]);
+			expect(Math.min(...gaps)).toBeGreaterThan(0.7);
+		});
+
+		it('owes nothing after a quiet moment: the next calls are spread, not sent together', async () => {
+			const clock = virtualClock();
+			const pacer = new Pacer(clock.sleep, { parallelCalls: 10, now: clock.now });
+			await answeredCalls(pacer, clock, 5, 20);
+			await startTimes(pacer, clock, 3);
+			clock.advance(1_000);
+			const starts = await startTimes(pacer, clock, 3);
+			expect(starts[1] - starts[0]).toBeCloseTo(1.8, 6);
+			expect(starts[2] - starts[1]).toBeCloseTo(1.8, 6);
+		});
+
 		it('follows the median round trip, so one slow call does not slow the rest', async () => {
 			const clock = virtualClock();
 			const pacer = new Pacer(clock.sleep, { parallelCalls: 10, now: clock.now });

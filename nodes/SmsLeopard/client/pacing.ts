@@ -65,6 +65,13 @@ export const SHARED_PAUSE_MS = 1000;
 const SPREAD_SHARE = 0.9;
 /** Never spread calls further apart than this, whatever a slow call measured. */
 const MAX_SPREAD_MS = 100;
+/**
+ * How many spread intervals late starts may make up: a timer fires late in a busy process (by a
+ * millisecond or more, against a spread of 1 to 3 ms), and counted from each actual start, that
+ * lateness added up into a slower rate (2,000 sends, 10 in parallel at 20 ms: 5.9 s where the
+ * spread alone allows 4.4 s). A few intervals cover late timers; after a longer gap nothing is owed.
+ */
+const SPREAD_CATCH_UP = 4;
 const ROUND_TRIP_SAMPLES = 31;
 const ACCEPTED_STARTS_KEPT = 4096;
 
@@ -72,6 +79,8 @@ export class Pacer {
 	private lastStartAt = -Infinity;
 	/** The due time of the last start under the adaptive rate (see `nextStart`). */
 	private adaptiveDueBase = -Infinity;
+	/** The due time of the last start under the spread (see `nextStart`). */
+	private spreadDueBase = -Infinity;
 	/** The caller whose turn it is; the others wait behind it. */
 	private queue: Promise<void> = Promise.resolve();
 	private pausedUntil = 0;
@@ -162,6 +171,11 @@ export class Pacer {
 				const adaptiveDue = this.adaptiveDueBase + this.adaptiveIntervalMs;
 				const owed = adaptiveDue >= due && now - adaptiveDue < this.adaptiveIntervalMs;
 				this.adaptiveDueBase = owed ? adaptiveDue : now;
+				// The spread the same way, owing a few intervals (SPREAD_CATCH_UP); after a longer gap
+				// nothing is owed, so no burst follows a quiet moment.
+				const spreadDue = this.spreadDueBase + this.spreadMs;
+				const spreadOwed = now - spreadDue < SPREAD_CATCH_UP * this.spreadMs;
+				this.spreadDueBase = spreadOwed ? spreadDue : now;
 				return { startedAt: now };
 			}
 			await this.sleep(due - now);
@@ -169,14 +183,14 @@ export class Pacer {
 	}
 
 	/**
-	 * When the next call may start: the user's own limit and the spread count from the last actual
-	 * start, so they are never exceeded; the adaptive rate counts from the last due time.
+	 * When the next call may start: the user's own limit counts from the last actual start, so it is
+	 * never exceeded; the adaptive rate and the spread count from their last due time.
 	 */
 	private dueAt(): number {
-		const strictMs = Math.max(this.limitIntervalMs, this.spreadMs);
 		return Math.max(
-			this.lastStartAt + strictMs,
+			this.lastStartAt + this.limitIntervalMs,
 			this.adaptiveDueBase + this.adaptiveIntervalMs,
+			this.spreadDueBase + this.spreadMs,
 			this.pausedUntil,
 		);
 	}
