@@ -11,15 +11,91 @@
 // n8n's start-up hands it to BinaryDataService.setManager('database', …). Without it n8n-core
 // stores a file inline, the in-memory way (binary-data.test.ts), so a harness 'database' mode would
 // only be 'default' under another name; the queue suite runs the real one.
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { tmpdir } from 'node:os';
+import { randomUUID } from 'node:crypto';
+import { Readable } from 'node:stream';
 
 import { Container } from '@n8n/di';
-import { BinaryDataConfig, BinaryDataService, prepareBinaryData } from 'n8n-core';
+import { BinaryDataConfig, BinaryDataService, binaryToBuffer, prepareBinaryData } from 'n8n-core';
 import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
 
-export type BinaryDataMode = 'default' | 'filesystem';
+export type BinaryDataMode = 'default' | 'filesystem' | 'database';
+
+/**
+ * n8n's database binary mode as n8n's own DatabaseManager does it (packages/cli,
+ * binary-data/database.manager.ts, the same in 2.8.4 and 2.41.1), in memory: each file is one
+ * value, and every read, a stream too, loads all of it (`getAsStream` is `getAsBuffer` wrapped in
+ * Readable.from). The manager ships with n8n's server, not n8n-core, so n8n-core alone has no
+ * database mode (binary-data.test.ts); this stands in for it and counts the whole-file reads.
+ */
+class InMemoryDatabaseManager {
+	readonly files = new Map<string, { data: Buffer; fileName?: string; mimeType?: string }>();
+	wholeReads = 0;
+	async init(): Promise<void> {}
+	async store(
+		_location: unknown,
+		bufferOrStream: Buffer | Readable,
+		metadata: { fileName?: string; mimeType?: string },
+	) {
+		const data = await binaryToBuffer(bufferOrStream);
+		const fileId = randomUUID();
+		this.files.set(fileId, { data, ...metadata });
+		return { fileId, fileSize: data.length };
+	}
+	getPath(fileId: string): string {
+		return `database://${fileId}`;
+	}
+	async getAsBuffer(fileId: string): Promise<Buffer> {
+		const file = this.files.get(fileId);
+		if (!file) throw new Error(`no stored file ${fileId}`);
+		this.wholeReads++;
+		return Buffer.from(file.data);
+	}
+	async getAsStream(fileId: string): Promise<Readable> {
+		return Readable.from(await this.getAsBuffer(fileId));
+	}
+	async getMetadata(fileId: string) {
+		const file = this.files.get(fileId);
+		if (!file) throw new Error(`no stored file ${fileId}`);
+		return { fileName: file.fileName, mimeType: file.mimeType, fileSize: file.data.length };
+	}
+	async deleteMany(): Promise<void> {}
+	async deleteManyByFileId(ids: string[]): Promise<void> {
+		for (const id of ids) this.files.delete(id);
+	}
+	async copyByFileId(_location: unknown, sourceFileId: string): Promise<string> {
+		const file = this.files.get(sourceFileId);
+		if (!file) throw new Error(`no stored file ${sourceFileId}`);
+		const fileId = randomUUID();
+		this.files.set(fileId, { ...file });
+		return fileId;
+	}
+	async copyByFilePath(
+		_location: unknown,
+		sourcePath: string,
+		metadata: { fileName?: string; mimeType?: string },
+	) {
+		const data = readFileSync(sourcePath);
+		const fileId = randomUUID();
+		this.files.set(fileId, { data, ...metadata });
+		return { fileId, fileSize: data.length };
+	}
+	async rename(oldFileId: string, newFileId: string): Promise<void> {
+		const file = this.files.get(oldFileId);
+		if (!file) throw new Error(`no stored file ${oldFileId}`);
+		this.files.delete(oldFileId);
+		this.files.set(newFileId, file);
+	}
+}
+
+let databaseManager: InMemoryDatabaseManager | undefined;
+
+/** Whole-file reads from the 'database' mode's store since useBinaryDataMode('database'). */
+export function databaseFileReads(): number {
+	return databaseManager?.wholeReads ?? 0;
+}
 
 /** Workflow id every harness run uses; binary input stored by `binaryItem` is filed under it. */
 export const HARNESS_WORKFLOW_ID = 'harness-workflow';
@@ -46,7 +122,16 @@ export async function useBinaryDataMode(mode: BinaryDataMode): Promise<void> {
 		storageFolders.push(folder);
 		config.localStoragePath = folder;
 	}
-	await Container.get(BinaryDataService).init();
+	const service = Container.get(BinaryDataService);
+	await service.init();
+	if (mode === 'database') {
+		// As n8n's server does after init: its database manager registered for the mode.
+		databaseManager = new InMemoryDatabaseManager();
+		service.setManager(
+			'database',
+			databaseManager as unknown as Parameters<typeof service.setManager>[1],
+		);
+	}
 	currentMode = mode;
 }
 

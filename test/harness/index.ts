@@ -62,7 +62,7 @@ import {
 	HarnessNodeTypes,
 } from './registries';
 
-export { binaryItem, getBinaryDataMode, useBinaryDataMode } from './binary-data';
+export { binaryItem, databaseFileReads, getBinaryDataMode, useBinaryDataMode } from './binary-data';
 export type { BinaryDataMode } from './binary-data';
 export { HarnessCredentialsHelper } from './credentials-helper';
 export { HarnessCredentialTypes, HarnessNodeTypes, fullNodeTypeName } from './registries';

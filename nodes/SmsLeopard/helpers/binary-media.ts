@@ -16,6 +16,19 @@ export interface BinaryMedia {
 	mimeType: string;
 }
 
+/**
+ * n8n's database binary mode keeps a stored file as one value in the database: every read, as a
+ * stream too, loads all of it (n8n's database manager, getAsStream), with the database driver's
+ * own copy of its encoding: about 300 MB for a 100 MB file. Hashing and then uploading such a file
+ * read it twice (a 100 MB upload raised a queue-mode worker's memory by about 770 MB more than
+ * reading the file did); it is read once, and both are done from that one copy.
+ */
+export function isReadWhole(binaryId: string): boolean {
+	return binaryId.startsWith('database:');
+}
+
+const sha256 = (data: Buffer) => `sha256:${createHash('sha256').update(data).digest('hex')}`;
+
 function fallbackName(binary: IBinaryData, field: string): string {
 	if (binary.fileName) return binary.fileName;
 	return binary.fileExtension ? `${field}.${binary.fileExtension}` : field;
@@ -55,6 +68,23 @@ export async function readBinaryMedia(
 		const id = binary.id;
 		const metadata = await context.helpers.getBinaryMetadata(id);
 		const open = async () => await context.helpers.getBinaryStream(id);
+		if (isReadWhole(id)) {
+			// The first item with this file reads it and keeps the copy for its upload; an item after
+			// it needs only the key (the upload is shared), and reads the file only if that failed.
+			let data: Buffer | undefined;
+			const key = await once.get('content-key', id, async () => {
+				data = await context.helpers.getBinaryDataBuffer(itemIndex, field);
+				return sha256(data);
+			});
+			return {
+				key,
+				fileName,
+				mimeType,
+				source: data
+					? { data, fileName, mimeType }
+					: { fileName, mimeType, length: metadata.fileSize, open },
+			};
+		}
 		return {
 			key: await contentKey(once, id, open),
 			fileName,
@@ -64,7 +94,7 @@ export async function readBinaryMedia(
 	}
 	const data = await context.helpers.getBinaryDataBuffer(itemIndex, field);
 	return {
-		key: `sha256:${createHash('sha256').update(data).digest('hex')}`,
+		key: sha256(data),
 		fileName,
 		mimeType,
 		source: { data, fileName, mimeType },
