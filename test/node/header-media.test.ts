@@ -31,7 +31,8 @@ const sendWithBinary = (template: string, extra: Record<string, unknown> = {}) =
  * - stored, read by its id: `filesystem` mode, n8n's default since 2.0 and kept by 3.0. `database`
  *   and `s3` are read the same way, by id, but n8n-core alone cannot store in `database` mode (its
  *   manager is in the `n8n` package, on n8n's database: test/harness/binary-data.test.ts shows what
- *   n8n-core does without it), so real `database` mode runs in the queue suite;
+ *   n8n-core does without it), so real `database` mode runs in the queue suite, and
+ *   database-binary.test.ts runs it on a stand-in for n8n's manager;
  * - inline, base64 in the item: n8n 1.x's default in-memory mode (`default`; 2.x still honours it
  *   when set, 3.0 removes it) and, in every version and mode, the binary a Code node builds
  *   (measured on n8n 1.123.81, 2.8.4 and 2.41.1 with `n8n execute`).
