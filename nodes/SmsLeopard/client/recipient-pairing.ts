@@ -77,7 +77,7 @@ function nationalPart(number: string): string | undefined {
 		: undefined;
 }
 
-/** A number's two readings, worked out once: pairing compares every item with every entry. */
+/** A number's two readings, worked out once per number: pairing looks entries up by them. */
 export interface NumberForms {
 	/** The national part of a local number (0712345678 -> 712345678). */
 	national?: string;

@@ -141,15 +141,11 @@ const sendSmsInput = z
 type SendSmsInput = z.infer<typeof sendSmsInput>;
 
 /**
- * A send whose shared fields passed before needs only its recipients checked: the same checks, with
- * the same field names and messages, as sendSmsInput runs on them (which stops, like this, before
- * the customized-text check when a recipient fails its own).
- */
-/**
- * The recipients of such a send when each one plainly passes those checks (a number that is a
- * valid phone number once cleaned, a customized text exactly when `multi`), as those checks would
- * give them back; undefined for anything else, which the checks then describe. 10,000 recipients
- * through zod took most of the time before the first request.
+ * The recipients of a send whose shared fields passed before, when each one plainly passes the
+ * recipient checks of recipientsOfChecked below (a number that is a valid phone number once
+ * cleaned, a customized text exactly when `multi`), as those checks would give them back;
+ * undefined for anything else, which the checks then describe. 10,000 recipients through zod took
+ * most of the time before the first request.
  */
 function plainlyValidRecipients(
 	recipients: unknown,
@@ -176,6 +172,11 @@ function plainlyValidRecipients(
 	return valid;
 }
 
+/**
+ * A send whose shared fields passed before needs only its recipients checked: the same checks, with
+ * the same field names and messages, as sendSmsInput runs on them (which stops, like this, before
+ * the customized-text check when a recipient fails its own).
+ */
 const recipientsOfChecked = z
 	.object({ multi: z.boolean().optional(), recipients: recipientsInput })
 	.superRefine(checkCustomizedTexts);

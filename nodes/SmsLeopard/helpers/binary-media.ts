@@ -23,7 +23,7 @@ export interface BinaryMedia {
  * read it twice (a 100 MB upload raised a queue-mode worker's memory by about 770 MB more than
  * reading the file did); it is read once, and both are done from that one copy.
  */
-export function isReadWhole(binaryId: string): boolean {
+function isReadWhole(binaryId: string): boolean {
 	return binaryId.startsWith('database:');
 }
 
