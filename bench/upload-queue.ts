@@ -8,37 +8,32 @@
  * A process keeps memory it freed, so a worker that already ran a 100 MB file shows no rise for the
  * next: every measured run has a fresh cluster, warmed up by the same workflow on a 1 KB file. The
  * worker's resident memory is read from /proc every 10 ms: a run's figure is its largest RSS during
- * the run less its RSS just before it. Runs alternate (a), (b), BENCH_REPEATS times (default 3);
- * the figure is (b)'s median rise less (a)'s median rise, with each one's spread.
+ * the run less its RSS just before it. Runs alternate (a), (b), (c), BENCH_REPEATS times (default
+ * 3); the figures are (b)'s and (c)'s median rise less (a)'s, with each one's spread.
  *
  *   BENCH_REPEATS (default 3, 1 to 10)
  */
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'fs';
 import { tmpdir } from 'os';
 import * as path from 'path';
 
-import { N8nRest, packPackage, removePackedTarball } from '../test/e2e/harness';
-import { locator, node, smsLeopard, webhook, workflow } from '../test/e2e/workflows/build';
+import { N8nRest, packPackage, processMemoryKb, removePackedTarball } from '../test/e2e/harness';
+import { webhook, workflow } from '../test/e2e/workflows/build';
 import type { WorkflowJson } from '../test/e2e/harness';
 import { startSandbox } from '../test/sandbox';
 import { startQueueCluster } from '../test/queue/cluster/queue-cluster';
 import { median } from './measure';
-import { FILE_BYTES, NODE_RISE_GOAL_MB, writeBenchPdf } from './upload';
-import { SENDER } from './workflows';
+import { FILE_BYTES, NODE_RISE_GOAL_MB, repeatsFromEnv, writeBenchPdf } from './upload';
+import { READ_NODE, httpMediaUpload, nodeMediaUpload, readFileNode } from './workflows';
 import { showSpread, spread } from './spread';
 
-const REPEATS = Math.max(1, Math.min(10, Number(process.env.BENCH_REPEATS ?? 3) || 3));
+const REPEATS = repeatsFromEnv(3);
 const SAMPLE_MS = 10;
 
 /** The process's resident memory in MB, from /proc (undefined once it is gone). */
 function rssMb(pid: number): number | undefined {
-	try {
-		const status = readFileSync(`/proc/${pid}/status`, 'utf8');
-		const kb = /VmRSS:\s+(\d+) kB/.exec(status)?.[1];
-		return kb === undefined ? undefined : Number(kb) / 1024;
-	} catch {
-		return undefined;
-	}
+	const kb = processMemoryKb(pid, 'VmRSS');
+	return kb === undefined ? undefined : kb / 1024;
 }
 
 /** Largest RSS of `pid` while `run` runs, less its RSS just before. */
@@ -63,50 +58,14 @@ function workflows(
 	chatUrl: string,
 	channel: string,
 ): Record<Variant, WorkflowJson> {
-	const read = () =>
-		node('Read File', 'n8n-nodes-base.readWriteFile', 1, {
-			operation: 'read',
-			fileSelector: '={{ $json.body.path }}',
-			options: {},
-		});
-	const upload = smsLeopard('Upload', credential, {
-		resource: 'media',
-		operation: 'upload',
-		senderNumber: locator(SENDER),
-		binaryPropertyName: 'data',
-	});
+	const read = () => readFileNode('={{ $json.body.path }}');
 	return {
 		readOnly: workflow('bench: queue read only', [[webhook(HOOKS.readOnly, 'lastNode'), read()]]),
 		nodeUpload: workflow('bench: queue read + upload', [
-			[webhook(HOOKS.nodeUpload, 'lastNode'), read(), upload],
+			[webhook(HOOKS.nodeUpload, 'lastNode'), read(), nodeMediaUpload(credential)],
 		]),
-		// n8n's HTTP Request node as bench/workflows.ts sets it up for the filesystem benchmark.
 		httpUpload: workflow('bench: queue read + HTTP Request upload', [
-			[
-				webhook(HOOKS.httpUpload, 'lastNode'),
-				read(),
-				node(
-					'Upload',
-					'n8n-nodes-base.httpRequest',
-					4.2,
-					{
-						method: 'POST',
-						url: `${chatUrl}/v1/${channel}/media`,
-						authentication: 'genericCredentialType',
-						genericAuthType: 'httpBasicAuth',
-						sendBody: true,
-						contentType: 'multipart-form-data',
-						bodyParameters: {
-							parameters: [
-								{ parameterType: 'formBinaryData', name: 'file', inputDataFieldName: 'data' },
-								{ parameterType: 'formData', name: 'phone_number_id', value: SENDER },
-							],
-						},
-						options: {},
-					},
-					{ credentials: { httpBasicAuth: basicAuth } },
-				),
-			],
+			[webhook(HOOKS.httpUpload, 'lastNode'), read(), httpMediaUpload(chatUrl, channel, basicAuth)],
 		]),
 	};
 }
@@ -170,7 +129,7 @@ async function measuredRun(
 			// The run read the file on the worker, into the database: its execution says so.
 			const [last] = await rest.settledExecutions(id, ++runs);
 			const detail = await rest.execution(last.id);
-			const read = detail.runData['Read File']?.[0]?.data?.main?.[0]?.[0] as
+			const read = detail.runData[READ_NODE]?.[0]?.data?.main?.[0]?.[0] as
 				{ binary?: { data?: { id?: string } } } | undefined;
 			if (detail.status !== 'success' || !read?.binary?.data?.id?.startsWith('database')) {
 				throw new Error(

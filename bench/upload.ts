@@ -53,8 +53,8 @@ export const NODE_RISE_GOAL_MB = 5;
 const PHASE_PROBE = path.join(__dirname, 'upload-phase-probe.js');
 
 /** Interleaved runs per variant: BENCH_REPEATS as for the other benchmarks (run.ts), 1 to 10. */
-function repeatsFromEnv(): number {
-	return Math.max(1, Math.min(10, Number(process.env.BENCH_REPEATS ?? 5) || 5));
+export function repeatsFromEnv(fallback = 5): number {
+	return Math.max(1, Math.min(10, Number(process.env.BENCH_REPEATS ?? fallback) || fallback));
 }
 
 interface UploadRun {

@@ -283,25 +283,30 @@ export function groupsWorkflow(): WorkflowJson {
 
 export const READ_NODE = 'Read File';
 
-/** Benchmark 4: read a local file into binary `data`, then optionally upload it. */
-export function uploadWorkflows(
-	filePath: string,
-	chatUrl: string,
-	channel: string,
-): Record<'readOnly' | 'nodeUpload' | 'httpUpload', WorkflowJson> {
-	const read = () =>
-		node(READ_NODE, 'n8n-nodes-base.readWriteFile', 1, {
-			operation: 'read',
-			fileSelector: filePath,
-			options: {},
-		});
-	const nodeUpload = smsLeopard(TARGET, SANDBOX_CREDENTIAL, {
+/** Read/Write Files reading `fileSelector` (a path, or an expression giving one) into `data`. */
+export const readFileNode = (fileSelector: string): WorkflowNode =>
+	node(READ_NODE, 'n8n-nodes-base.readWriteFile', 1, {
+		operation: 'read',
+		fileSelector,
+		options: {},
+	});
+
+/** This node's Media > Upload of binary `data` for the bench's sender. */
+export const nodeMediaUpload = (credential: { id: string; name: string }): WorkflowNode =>
+	smsLeopard(TARGET, credential, {
 		resource: 'media',
 		operation: 'upload',
 		senderNumber: locator(SENDER),
 		binaryPropertyName: 'data',
 	});
-	const httpUpload = node(
+
+/** n8n's HTTP Request node uploading binary `data` as multipart with a Basic Auth credential. */
+export const httpMediaUpload = (
+	chatUrl: string,
+	channel: string,
+	credential: { id: string; name: string } = BASIC_AUTH_CREDENTIAL,
+): WorkflowNode =>
+	node(
 		TARGET,
 		'n8n-nodes-base.httpRequest',
 		4.2,
@@ -319,8 +324,18 @@ export function uploadWorkflows(
 			},
 			options: {},
 		},
-		{ credentials: basicAuthCredentials },
+		{ credentials: { httpBasicAuth: credential } },
 	);
+
+/** Benchmark 4: read a local file into binary `data`, then optionally upload it. */
+export function uploadWorkflows(
+	filePath: string,
+	chatUrl: string,
+	channel: string,
+): Record<'readOnly' | 'nodeUpload' | 'httpUpload', WorkflowJson> {
+	const read = () => readFileNode(filePath);
+	const nodeUpload = nodeMediaUpload(SANDBOX_CREDENTIAL);
+	const httpUpload = httpMediaUpload(chatUrl, channel);
 	return {
 		readOnly: { id: 'benchReadOnly', ...workflow('bench: read file', [[trigger(), read()]]) },
 		nodeUpload: {

@@ -48,10 +48,15 @@ export interface RunOptions {
 /** How long n8n may take to exit once its output is complete (it normally takes well under 1 s). */
 const DONE_GRACE_MS = 20_000;
 
-/** VmHWM (the kernel's high-water mark of resident memory) of a live process, in kB. */
-function peakRssKb(pid: number): number | undefined {
+/**
+ * A memory figure of a live process from /proc, in kB: VmHWM (the kernel's high-water mark of
+ * resident memory) or VmRSS (resident memory now).
+ */
+export function processMemoryKb(pid: number, field: 'VmHWM' | 'VmRSS'): number | undefined {
 	try {
-		const match = /^VmHWM:\s+(\d+)\s+kB/m.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+		const match = new RegExp(`^${field}:\\s+(\\d+)\\s+kB`, 'm').exec(
+			readFileSync(`/proc/${pid}/status`, 'utf8'),
+		);
 		return match ? Number(match[1]) : undefined;
 	} catch {
 		// Gone, or not Linux.
@@ -141,7 +146,8 @@ export async function runN8n(
 	// VmHWM only grows, so the last reading before exit is the peak (give or take one interval).
 	let peakKb = 0;
 	const sample = () => {
-		if (child.pid !== undefined) peakKb = Math.max(peakKb, peakRssKb(child.pid) ?? 0);
+		if (child.pid !== undefined)
+			peakKb = Math.max(peakKb, processMemoryKb(child.pid, 'VmHWM') ?? 0);
 	};
 	const poller = options.measureMemory ? setInterval(sample, 20) : undefined;
 	if (poller) child.on('exit', () => clearInterval(poller));
