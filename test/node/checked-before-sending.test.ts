@@ -8,6 +8,7 @@ import {
 	templateLocator,
 	changingRequests,
 	useNodeEnv,
+	mediaUploadParameters,
 } from './support';
 
 /**
@@ -49,12 +50,7 @@ const cases: Array<{
 	},
 	{
 		name: 'Media > Upload, a file type WhatsApp does not take',
-		parameters: {
-			resource: 'media',
-			operation: 'upload',
-			senderNumber: senderLocator,
-			binaryPropertyName: 'data',
-		},
+		parameters: mediaUploadParameters(),
 		items: threeFiles,
 	},
 	{

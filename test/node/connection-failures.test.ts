@@ -12,7 +12,14 @@ import tls from 'tls';
 import { binaryItem } from '../harness';
 import { TEMPLATES } from '../sandbox';
 import { selfSignedCertificate } from '../support/self-signed-certificate';
-import { type NodeEnv, jsonItems, senderLocator, startNodeEnv, templateLocator } from './support';
+import {
+	type NodeEnv,
+	jsonItems,
+	senderLocator,
+	startNodeEnv,
+	templateLocator,
+	mediaUploadParameters,
+} from './support';
 
 let env: NodeEnv;
 beforeAll(async () => {
@@ -108,13 +115,9 @@ describe('connection failures inside n8n (httpRequestWithAuthentication)', () =>
 	});
 
 	it('Media > Upload: a reset of the sender check is not sent; a reset of the upload may be', async () => {
-		const upload = {
-			resource: 'media',
-			operation: 'upload',
-			senderNumber: senderLocator,
-			binaryPropertyName: 'data',
+		const upload = mediaUploadParameters({
 			requestOptions: { timeout: 5, maxRateLimitWait: 0 },
-		};
+		});
 		const file = Buffer.from('%PDF-1.4 catalogue');
 		const outcome = async (onRead: (socket: net.Socket) => void) => {
 			const server = await resettingSends(onRead);

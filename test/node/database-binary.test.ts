@@ -7,7 +7,7 @@
  */
 import { TEMPLATES } from '../sandbox';
 import { binaryItem, databaseFileReads, useBinaryDataMode } from '../harness';
-import { senderLocator, templateLocator, useNodeEnv } from './support';
+import { binaryHeaderSendParameters, mediaUploadParameters, useNodeEnv } from './support';
 
 const env = useNodeEnv();
 
@@ -25,15 +25,7 @@ describe('a stored file in database binary mode', () => {
 	it('Media > Upload reads it once and uploads all of it', async () => {
 		const item = await binaryItem({}, 'data', pdf, 'catalogue.pdf', 'application/pdf');
 		const before = databaseFileReads();
-		const { items, error } = await env.run(
-			{
-				resource: 'media',
-				operation: 'upload',
-				senderNumber: senderLocator,
-				binaryPropertyName: 'data',
-			},
-			[item],
-		);
+		const { items, error } = await env.run(mediaUploadParameters(), [item]);
 		expect(error).toBeUndefined();
 		expect(items[0].json).toMatchObject({ file_size: pdf.length, mime_type: 'application/pdf' });
 		expect(databaseFileReads() - before).toBe(1);
@@ -54,17 +46,9 @@ describe('a stored file in database binary mode', () => {
 		}));
 		const before = databaseFileReads();
 		const { error } = await env.run(
-			{
-				resource: 'message',
-				operation: 'sendTemplate',
-				senderNumber: senderLocator,
-				template: templateLocator(TEMPLATES.documentHeader.id),
-				destination: '={{ $json.phone }}',
-				variablesMode: 'template',
-				headerMedia: 'binary',
-				binaryPropertyName: 'brochure',
+			binaryHeaderSendParameters(TEMPLATES.documentHeader.id, {
 				templateFields: { mappingMode: 'defineBelow', value: { body_1: 'INV-1' } },
-			},
+			}),
 			items,
 		);
 		expect(error).toBeUndefined();

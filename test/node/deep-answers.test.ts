@@ -24,6 +24,7 @@ import {
 	smsSendParameters,
 	startNodeEnv,
 	templateLocator,
+	mediaUploadParameters,
 } from './support';
 
 const LEVELS = 100_000;
@@ -185,16 +186,9 @@ describe.each<DeepShape>(['objects', 'arrays'])(
 			await withProxy('chatUrl', /\/media$/, shape, async (proxy) => {
 				const pdf = Buffer.from('%PDF-1.4\n' + 'brochure '.repeat(200));
 				const item = await binaryItem({}, 'data', pdf, 'catalogue.pdf', 'application/pdf');
-				const { items, error } = await env.run(
-					{
-						resource: 'media',
-						operation: 'upload',
-						senderNumber: senderLocator,
-						binaryPropertyName: 'data',
-					},
-					[item],
-					{ chatUrl: proxy.url },
-				);
+				const { items, error } = await env.run(mediaUploadParameters(), [item], {
+					chatUrl: proxy.url,
+				});
 				expect(error).toBeUndefined();
 				expect(proxy.deepened.length).toBeGreaterThan(0);
 				expect(items[0].json.media_id).toBe(env.sandbox.state.media[0].media_id);

@@ -7,6 +7,8 @@ import {
 	templateLocator,
 	hintsOf,
 	useNodeEnv,
+	binaryHeaderSendParameters,
+	mediaUploadParameters,
 } from './support';
 
 const env = useNodeEnv();
@@ -14,17 +16,7 @@ const env = useNodeEnv();
 const pdf = Buffer.from('%PDF-1.4\n' + 'brochure '.repeat(2000));
 const png = Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47]), Buffer.alloc(4096, 7)]);
 
-const sendWithBinary = (template: string, extra: Record<string, unknown> = {}) => ({
-	resource: 'message',
-	operation: 'sendTemplate',
-	senderNumber: senderLocator,
-	template: templateLocator(template),
-	destination: '={{ $json.phone }}',
-	variablesMode: 'template',
-	headerMedia: 'binary',
-	binaryPropertyName: 'brochure',
-	...extra,
-});
+const sendWithBinary = binaryHeaderSendParameters;
 
 /**
  * Where a binary field's file is (CONTRIBUTING.md, "n8n 3.0: what it changes here"):
@@ -226,13 +218,7 @@ describe('Header Media left set for a template without a media header', () => {
 });
 
 describe('Media > Upload', () => {
-	const upload = (extra: Record<string, unknown> = {}) => ({
-		resource: 'media',
-		operation: 'upload',
-		senderNumber: senderLocator,
-		binaryPropertyName: 'data',
-		...extra,
-	});
+	const upload = mediaUploadParameters;
 
 	// Inline first: the cases below run in the mode left set, a stored file.
 	it.each([...STORED_AND_INLINE].reverse())(

@@ -42,6 +42,34 @@ export const smsSendParameters = (extra: Record<string, unknown> = {}) => ({
 	...extra,
 });
 
+/** Media > Upload of each item's binary `data` for the sandbox's primary sender; `extra` overrides. */
+export const mediaUploadParameters = (extra: Record<string, unknown> = {}) => ({
+	resource: 'media',
+	operation: 'upload',
+	senderNumber: senderLocator,
+	binaryPropertyName: 'data',
+	...extra,
+});
+
+/**
+ * Send Template of `template` to each item's `phone`, its header file from the item's binary
+ * `brochure`, variables as the template has them; `extra` overrides.
+ */
+export const binaryHeaderSendParameters = (
+	template: string,
+	extra: Record<string, unknown> = {},
+) => ({
+	resource: 'message',
+	operation: 'sendTemplate',
+	senderNumber: senderLocator,
+	template: templateLocator(template),
+	destination: '={{ $json.phone }}',
+	variablesMode: 'template',
+	headerMedia: 'binary',
+	binaryPropertyName: 'brochure',
+	...extra,
+});
+
 export interface NodeEnv {
 	sandbox: Sandbox;
 	credentials: { smsLeopardApi: Record<string, string> };
