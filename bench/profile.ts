@@ -185,7 +185,10 @@ function report(
 	console.log(`  module loading left out: ${last.loadingMs.toFixed(0)} ms`);
 }
 
-/** `bench:profile <folder>`: the saved profiles of an earlier run, analysed again. */
+/**
+ * `bench:profile <folder>`: the saved profiles of an earlier run, analysed again. Per-send figures
+ * divide by the run's count: set BENCH_PROFILE_CASE (and BENCH_SENDS or BENCH_SMS_COUNT) as for it.
+ */
 function reanalyse(root: string): void {
 	for (const key of ['node', 'http'] as const) {
 		const dirs = readdirSync(root).filter((dir) => dir.startsWith(`${key}-`));
