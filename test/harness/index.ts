@@ -477,13 +477,6 @@ export async function runCredentialTest(
 // Cleanup. This module is loaded once per test file (jest gives every file its own registry).
 
 /**
- * Releases what the harness and n8n-core leave behind: n8n-core's SSHClientsManager (created
- * with every node context's helpers) runs a 60-second setInterval that it only clears on
- * `process.on('exit')`, which never fires inside jest's sandboxed `process`, so jest would
- * not exit; also removes the temporary binary-data and N8N_USER_FOLDER folders.
- * Registered as an afterAll hook automatically; call it yourself outside jest.
- */
-/**
  * n8n-core's real ExecuteContext for `nodeType` with `parameters`, given `items` as its input: what
  * n8n hands a node's execute(), for asking n8n itself what a parameter reads as per item.
  */
@@ -522,6 +515,13 @@ export function executeContextFor(
 	);
 }
 
+/**
+ * Releases what the harness and n8n-core leave behind: n8n-core's SSHClientsManager (created
+ * with every node context's helpers) runs a 60-second setInterval that it only clears on
+ * `process.on('exit')`, which never fires inside jest's sandboxed `process`, so jest would
+ * not exit; also removes the temporary binary-data and N8N_USER_FOLDER folders.
+ * Registered as an afterAll hook automatically; call it yourself outside jest.
+ */
 export function shutdownHarness(): void {
 	if (contextsCreated) {
 		Container.get(SSHClientsManager).onShutdown();
