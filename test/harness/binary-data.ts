@@ -6,11 +6,12 @@
 // - 'default': binary data travels inline, base64 in `binary[field].data`. n8n 1.x's default
 //   (in-memory) mode, which 2.x still honours when set and 3.0 removes; items a Code node builds
 //   with binary carry it inline like this in every version and mode.
-// Not 'database' (queue mode's default since 2.0): n8n-core has no manager for it. n8n's
-// DatabaseManager is in the `n8n` package, on n8n's database (@n8n/db's BinaryDataRepository), and
-// n8n's start-up hands it to BinaryDataService.setManager('database', …). Without it n8n-core
-// stores a file inline, the in-memory way (binary-data.test.ts), so a harness 'database' mode would
-// only be 'default' under another name; the queue suite runs the real one.
+// - 'database' (queue mode's default since 2.0): n8n-core has no manager for it. n8n's
+//   DatabaseManager is in the `n8n` package, on n8n's database (@n8n/db's BinaryDataRepository),
+//   and n8n's start-up hands it to BinaryDataService.setManager('database', …); without it n8n-core
+//   stores a file inline (binary-data.test.ts). The harness registers an in-memory stand-in the same
+//   way (InMemoryDatabaseManager below), so ids are 'database:…' and every read loads the whole
+//   file, as n8n's does; the queue suite runs the real one, on Postgres.
 import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { tmpdir } from 'node:os';
