@@ -291,6 +291,51 @@ function capNotes(notes: string[], omitted: number): string[] {
 	return [...notes.slice(0, MAX_NOTES), `and ${more} more odd value${more === 1 ? '' : 's'}`];
 }
 
+/** A record as `answerRecord` reads it: the record, or the issues that refuse it. */
+export type RecordReading<R> =
+	{ ok: true; record: R } | { ok: false; issues: Array<{ path: string[]; message: string }> };
+
+/**
+ * The plain function behind `answerRecord`, for code that reads many records one by one (every
+ * recipient entry of every send answer): the same reading without a zod parse around each record.
+ */
+export function answerRecordReader<S extends FieldShape>(
+	shape: S,
+): (raw: unknown) => RecordReading<AnswerRecord<S>> {
+	const fields = Object.entries(shape).map(([key, schema]) => {
+		const read = fieldReaders.get(schema);
+		if (!read) throw new Error(`answerRecord: ${key} is not one of the answer* field kinds`);
+		return [key, read] as const;
+	});
+	return (raw) => {
+		if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) {
+			return {
+				ok: false,
+				issues: [{ path: [], message: `is ${describeGiven(raw)}, not a record` }],
+			};
+		}
+		const given = raw as Record<string, unknown>;
+		const record: Record<string, unknown> = { ...given };
+		const notes: string[] = [];
+		const issues: Array<{ path: string[]; message: string }> = [];
+		let omitted = 0;
+		for (const [key, read] of fields) {
+			const result = read(given[key]);
+			if ('refused' in result) {
+				issues.push({ path: [key], message: result.refused });
+				continue;
+			}
+			if (result.value === undefined) delete record[key];
+			else record[key] = result.value;
+			for (const odd of result.odd) notes.push(key + odd);
+			omitted += result.omitted ?? 0;
+		}
+		if (issues.length) return { ok: false, issues };
+		if (notes.length) record.notes = capNotes(notes, omitted);
+		return { ok: true, record: record as AnswerRecord<S> };
+	};
+}
+
 /**
  * An object of the answer whose `shape` fields are read with the readers above; its other fields are
  * kept as they came. Notes are collected on the record itself (`notes`, only when there are some),
@@ -299,39 +344,14 @@ function capNotes(notes: string[], omitted: number): string[] {
 export function answerRecord<S extends FieldShape>(
 	shape: S,
 ): ZodType<AnswerRecord<S>, ZodTypeDef, unknown> {
-	const fields = Object.entries(shape).map(([key, schema]) => {
-		const read = fieldReaders.get(schema);
-		if (!read) throw new Error(`answerRecord: ${key} is not one of the answer* field kinds`);
-		return [key, read] as const;
-	});
+	const read = answerRecordReader(shape);
 	return z.unknown().transform((raw, context) => {
-		if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) {
-			context.addIssue({
-				code: z.ZodIssueCode.custom,
-				message: `is ${describeGiven(raw)}, not a record`,
-			});
-			return z.NEVER;
+		const reading = read(raw);
+		if (reading.ok) return reading.record;
+		for (const { path, message } of reading.issues) {
+			context.addIssue({ code: z.ZodIssueCode.custom, path, message });
 		}
-		const given = raw as Record<string, unknown>;
-		const record: Record<string, unknown> = { ...given };
-		const notes: string[] = [];
-		let omitted = 0;
-		let refused = false;
-		for (const [key, read] of fields) {
-			const result = read(given[key]);
-			if ('refused' in result) {
-				context.addIssue({ code: z.ZodIssueCode.custom, path: [key], message: result.refused });
-				refused = true;
-				continue;
-			}
-			if (result.value === undefined) delete record[key];
-			else record[key] = result.value;
-			for (const odd of result.odd) notes.push(key + odd);
-			omitted += result.omitted ?? 0;
-		}
-		if (refused) return z.NEVER;
-		if (notes.length) record.notes = capNotes(notes, omitted);
-		return record as AnswerRecord<S>;
+		return z.NEVER;
 	});
 }
 
