@@ -31,6 +31,11 @@ export interface ApiCall<T> {
 	/** Safe to repeat after a 5xx or a lost connection. */
 	idempotent: boolean;
 	response: ZodType<T, ZodTypeDef, unknown>;
+	/**
+	 * For answers read once per send: `response`'s result for a usual answer, read without zod, or
+	 * undefined to leave the answer to `response` (client/plain-answer.ts).
+	 */
+	readPlainly?: (value: unknown) => T | undefined;
 }
 
 export interface ApiCallerOptions {
@@ -166,6 +171,8 @@ export class ApiCaller {
 				{ field: '', message: 'is not JSON' },
 			]);
 		}
+		const plain = call.readPlainly?.(parsed.value);
+		if (plain !== undefined) return plain;
 		const result = call.response.safeParse(parsed.value);
 		if (!result.success) {
 			throw new SmsLeopardResponseError(

@@ -3,6 +3,7 @@
  */
 import { z } from 'zod';
 import { readRecipientEntry } from './recipient-pairing';
+import { isPlainRecord, withOtherFields } from './plain-answer';
 import type { ApiCall } from './api-caller';
 import {
 	type ComponentList,
@@ -142,6 +143,15 @@ export const sendTemplateResponseSchema = z
 
 export type SendTemplateResult = z.infer<typeof sendTemplateResponseSchema>;
 
+/** sendTemplateResponseSchema's reading of a usual answer, without zod (client/plain-answer.ts). */
+export function readSendTemplateAnswer(value: unknown): SendTemplateResult | undefined {
+	if (!isPlainRecord(value)) return undefined;
+	const { recipients } = value;
+	if (!Array.isArray(recipients) || recipients.length === 0) return undefined;
+	const answer = withOtherFields({ recipients: [...recipients] }, value, ['recipients']);
+	return { recipients: recipients.map(readRecipientEntry), answer };
+}
+
 export function sendTemplateCall(
 	channel: string,
 	body: SendTemplateBody,
@@ -154,5 +164,6 @@ export function sendTemplateCall(
 		body: { type: 'json', data: body },
 		idempotent: false,
 		response: sendTemplateResponseSchema,
+		readPlainly: readSendTemplateAnswer,
 	};
 }

@@ -17,6 +17,7 @@ import {
 import { SmsLeopardValidationError } from './errors';
 import { plainText } from './identifiers';
 import { readRecipientEntry } from './recipient-pairing';
+import { isPlainRecord, withOtherFields } from './plain-answer';
 import { PHONE_NUMBER, cleanPhoneNumber, phoneNumberSchema } from './phone-number';
 import { type SmsSegments, countSmsSegments } from './sms-segments';
 import { validateInput } from './validation';
@@ -343,6 +344,20 @@ export const sendSmsResponseSchema = z
 
 export type SendSmsAnswer = z.infer<typeof sendSmsResponseSchema>;
 
+const SMS_ANSWER_FIELDS = ['success', 'message', 'recipients'] as const;
+
+/** sendSmsResponseSchema's reading of a usual answer, without zod (client/plain-answer.ts). */
+export function readSendSmsAnswer(value: unknown): SendSmsAnswer | undefined {
+	if (!isPlainRecord(value)) return undefined;
+	const { success, message, recipients } = value;
+	if (typeof success !== 'boolean' || !Array.isArray(recipients)) return undefined;
+	const answer: Record<string, unknown> = { success };
+	// zod sets a field of the schema that the answer has, even to undefined.
+	if ('message' in value) answer.message = typeof message === 'string' ? message : undefined;
+	answer.recipients = recipients.map(readRecipientEntry);
+	return withOtherFields(answer, value, SMS_ANSWER_FIELDS) as SendSmsAnswer;
+}
+
 export function sendSmsCall(body: SendSmsBody): ApiCall<SendSmsAnswer> {
 	const count = body.destination.length;
 	return {
@@ -357,6 +372,7 @@ export function sendSmsCall(body: SendSmsBody): ApiCall<SendSmsAnswer> {
 		// A repeat after a lost answer could text everyone twice.
 		idempotent: false,
 		response: sendSmsResponseSchema,
+		readPlainly: readSendSmsAnswer,
 	};
 }
 
