@@ -51,9 +51,13 @@ export class N8nTransport implements Transport {
 		private readonly credentials?: ICredentialDataDecryptedObject,
 	) {}
 
+	/** Read once: n8n's getNode() copies the whole node, parameters and all, on every call. */
+	private credentialReference?: { id?: string | null; name?: string };
+
 	private credentialOptions(): IAdditionalCredentialOptions | undefined {
 		if (!this.credentials) return undefined;
-		const reference = this.context.getNode().credentials?.[CREDENTIAL_TYPE];
+		const reference = (this.credentialReference ??=
+			this.context.getNode().credentials?.[CREDENTIAL_TYPE] ?? {});
 		return {
 			credentialsDecrypted: {
 				id: reference?.id ?? '',

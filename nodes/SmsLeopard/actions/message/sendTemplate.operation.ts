@@ -39,6 +39,7 @@ import { showOnlyFor } from '../display-options';
 import { type DryRun, dryRunFields, estimatedCost } from '../dry-run';
 import { TEMPLATE_COST_CURRENCY_NOTE } from '../currency-notes';
 import { noteOncePerRun } from '../../helpers/run-notes';
+import { nodeVersion } from '../../helpers/node-version';
 
 const show = { resource: ['message'], operation: ['sendTemplate'] };
 
@@ -394,7 +395,7 @@ export function readDefinedVariables(
 		),
 		buttons: buttonValues(
 			context.getNodeParameter('buttons', itemIndex, {}) as Entries<ButtonEntry>,
-			context.getNode().typeVersion >= 1.1,
+			nodeVersion(context) >= 1.1,
 			numbers,
 		),
 	};
