@@ -27,8 +27,12 @@ import { SMS_COUNT } from './sms';
 import { smsWorkflows } from './sms-workflows';
 import { TARGET, sendWorkflows } from './workflows';
 
-/** Template sends (the default) or SMS (BENCH_PROFILE_CASE=sms). */
+/**
+ * Template sends with the node at 50 in parallel (the default), at its defaults (10 in parallel:
+ * BENCH_PROFILE_CASE=defaults), or SMS (BENCH_PROFILE_CASE=sms).
+ */
 const SMS_CASE = process.env.BENCH_PROFILE_CASE === 'sms';
+const DEFAULTS_CASE = process.env.BENCH_PROFILE_CASE === 'defaults';
 const COUNT = SMS_CASE ? SMS_COUNT : SEND_COUNT;
 
 interface ProfileNode {
@@ -212,7 +216,17 @@ interface Variant {
 function templateVariants(server: ReplyServer): Variant[] {
 	const sends = sendWorkflows(SEND_COUNT, server);
 	return [
-		{ key: 'node', label: 'SMSLeopard node, 50 in parallel', workflow: sends.nodeConcurrency50 },
+		DEFAULTS_CASE
+			? {
+					key: 'node',
+					label: 'SMSLeopard node, defaults (10 in parallel)',
+					workflow: sends.nodeDefault,
+				}
+			: {
+					key: 'node',
+					label: 'SMSLeopard node, 50 in parallel',
+					workflow: sends.nodeConcurrency50,
+				},
 		{
 			key: 'http',
 			label: 'HTTP Request, key typed into a header parameter',
