@@ -1,9 +1,10 @@
 /**
  * Reading the usual answer of a hot path without zod. A send's answer is read once per send, and
- * zod's parse around it cost more than the reading itself (about a quarter of the node's own CPU per
- * template send, profiled in a real n8n). A plain reader gives exactly what the call's schema gives
- * for the answers it takes, and takes only plain records; anything else it leaves to the schema,
- * which says what is wrong. test/client/plain-answers.test.ts holds each reader to its schema.
+ * zod's parse around it cost more than the reading itself (about a quarter of the node's own CPU
+ * per template send, profiled in a real n8n). A plain reader gives exactly what the call's schema
+ * gives for the answers it takes, and takes only plain records; anything else it leaves to the
+ * schema, which says what is wrong. test/client/plain-answers.test.ts holds each reader to its
+ * schema.
  */
 
 /**
