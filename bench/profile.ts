@@ -216,17 +216,11 @@ interface Variant {
 function templateVariants(server: ReplyServer): Variant[] {
 	const sends = sendWorkflows(SEND_COUNT, server);
 	return [
-		DEFAULTS_CASE
-			? {
-					key: 'node',
-					label: 'SMSLeopard node, defaults (10 in parallel)',
-					workflow: sends.nodeDefault,
-				}
-			: {
-					key: 'node',
-					label: 'SMSLeopard node, 50 in parallel',
-					workflow: sends.nodeConcurrency50,
-				},
+		{
+			key: 'node',
+			label: `SMSLeopard node, ${DEFAULTS_CASE ? 'defaults (10 in parallel)' : '50 in parallel'}`,
+			workflow: DEFAULTS_CASE ? sends.nodeDefault : sends.nodeConcurrency50,
+		},
 		{
 			key: 'http',
 			label: 'HTTP Request, key typed into a header parameter',

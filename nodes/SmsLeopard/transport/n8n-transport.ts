@@ -60,8 +60,8 @@ export class N8nTransport implements Transport {
 			this.context.getNode().credentials?.[CREDENTIAL_TYPE] ?? {});
 		return {
 			credentialsDecrypted: {
-				id: reference?.id ?? '',
-				name: reference?.name ?? '',
+				id: reference.id ?? '',
+				name: reference.name ?? '',
 				type: CREDENTIAL_TYPE,
 				// A copy: n8n may add pre-authentication data to the object it is given.
 				data: { ...this.credentials },
