@@ -11,6 +11,7 @@ import { SmsLeopardValidationError } from './errors';
 import { validateInput } from './validation';
 import { echo } from './echo';
 import { exactNumber } from './number-text';
+import { isPlainRecord } from './plain-answer';
 
 export type ComponentType = 'HEADER' | 'BODY' | 'BUTTONS';
 
@@ -114,7 +115,7 @@ const placeholderList = z.array(placeholderValue).superRefine(
 	),
 );
 
-const templateVariablesSchema = z
+export const templateVariablesSchema = z
 	.object({
 		header: placeholderList.optional(),
 		body: placeholderList.optional(),
@@ -146,12 +147,95 @@ function byPlaceholder(values: PlaceholderValue[]): ComponentField[] {
 		.map((item) => ({ name: String(item.placeholder), value: item.value }));
 }
 
+function plainPlaceholder(value: unknown): value is number {
+	return Number.isSafeInteger(value) && (value as number) >= 1;
+}
+
+function plainValue(value: unknown): value is string {
+	return typeof value === 'string' && value !== '';
+}
+
+/** A list's entries as templateVariablesSchema reads them, or undefined to leave it to zod. */
+function plainPlaceholderList(list: unknown): PlaceholderValue[] | undefined {
+	if (!Array.isArray(list)) return undefined;
+	const seen = new Set<number>();
+	const read: PlaceholderValue[] = [];
+	for (const entry of list as unknown[]) {
+		if (!isPlainRecord(entry)) return undefined;
+		const { placeholder, value } = entry;
+		if (!plainPlaceholder(placeholder) || !plainValue(value) || seen.has(placeholder)) {
+			return undefined;
+		}
+		seen.add(placeholder);
+		read.push({ placeholder, value });
+	}
+	return read;
+}
+
+const BUTTON_INDEX_KINDS: ReadonlySet<unknown> = new Set(['url', 'quickReply', 'button']);
+
+function plainButtonList(list: unknown): ButtonValue[] | undefined {
+	if (!Array.isArray(list)) return undefined;
+	const seen = new Set<string>();
+	const read: ButtonValue[] = [];
+	for (const entry of list as unknown[]) {
+		if (!isPlainRecord(entry)) return undefined;
+		const { kind, index, placeholder, value } = entry;
+		if (!plainValue(value)) return undefined;
+		let button: ButtonValue;
+		if (kind === 'placeholder' && plainPlaceholder(placeholder)) {
+			button = { kind, placeholder, value };
+		} else if (
+			BUTTON_INDEX_KINDS.has(kind) &&
+			Number.isSafeInteger(index) &&
+			(index as number) >= 0
+		) {
+			button = { kind: kind as 'url' | 'quickReply' | 'button', index: index as number, value };
+		} else {
+			return undefined;
+		}
+		const key = buttonKey(button);
+		if (seen.has(key)) return undefined;
+		seen.add(key);
+		read.push(button);
+	}
+	return read;
+}
+
+/**
+ * templateVariablesSchema's reading of usual values, without zod: every item is checked before the
+ * first send, and these are read once per item. Anything unusual is left to zod, which names what
+ * is wrong; test/client/plain-inputs.test.ts holds this to the schema.
+ */
+export function readTemplateVariablesPlainly(variables: unknown): TemplateVariables | undefined {
+	if (!isPlainRecord(variables)) return undefined;
+	const read: TemplateVariables = {};
+	for (const key of Object.keys(variables)) {
+		const list = variables[key];
+		// .strict(): a field of another name is refused even when it holds undefined.
+		if (key !== 'header' && key !== 'body' && key !== 'buttons') return undefined;
+		if (list === undefined) continue;
+		if (key === 'header' || key === 'body') {
+			const entries = plainPlaceholderList(list);
+			if (entries === undefined) return undefined;
+			read[key] = entries;
+		} else {
+			const entries = plainButtonList(list);
+			if (entries === undefined) return undefined;
+			read.buttons = entries;
+		}
+	}
+	return read;
+}
+
 /** Typed values in, `component_list` out. Components without values are left out. */
 export function buildComponentList(
 	variables: TemplateVariables,
 	fieldPrefix = 'variables',
 ): ComponentList {
-	const checked = validateInput(templateVariablesSchema, variables, fieldPrefix);
+	const checked =
+		readTemplateVariablesPlainly(variables) ??
+		validateInput(templateVariablesSchema, variables, fieldPrefix);
 	const components: Component[] = [];
 	if (checked.header?.length) {
 		components.push({ component_type: 'HEADER', fields: byPlaceholder(checked.header) });

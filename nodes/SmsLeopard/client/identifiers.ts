@@ -11,6 +11,13 @@ export function identifier(what: string) {
 		.regex(IDENTIFIER, `must be ${what}: letters, digits, and . _ : - only`);
 }
 
+/** What `identifier(...)` makes of a value it takes, without zod; undefined for anything else. */
+export function plainIdentifier(value: unknown): string | undefined {
+	if (typeof value !== 'string') return undefined;
+	const trimmed = value.trim();
+	return IDENTIFIER.test(trimmed) ? trimmed : undefined;
+}
+
 const DIGITS = /^\s*\d+\s*$/;
 
 /**
@@ -57,7 +64,7 @@ export function pathId(what: string) {
 }
 
 /** C0 control characters (U+0000 to U+001F) and DEL, by code: a regex of them is a lint error. */
-function hasControlCharacter(value: string): boolean {
+export function hasControlCharacter(value: string): boolean {
 	for (let index = 0; index < value.length; index++) {
 		const code = value.charCodeAt(index);
 		if (code < 0x20 || code === 0x7f) return true;

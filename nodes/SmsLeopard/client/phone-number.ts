@@ -23,3 +23,10 @@ export const phoneNumberSchema = z
 		message:
 			'is not a valid phone number: use international format (+254712345678 or 254712345678) or local format (0712345678), digits only',
 	});
+
+/** What phoneNumberSchema makes of a value it takes, without zod; undefined for anything else. */
+export function plainPhoneNumber(value: unknown): string | undefined {
+	if (typeof value !== 'string') return undefined;
+	const cleaned = cleanPhoneNumber(value);
+	return PHONE_NUMBER.test(cleaned) ? cleaned : undefined;
+}
