@@ -80,6 +80,8 @@ export interface Simulation {
 	 * with `share`, executions pace together only within their process, each process on its own.
 	 */
 	processes?: number;
+	/** Which process runs execution e (default e % processes): uneven shares, as 6 + 4. */
+	processOf?: (execution: number) => number;
 }
 
 export interface SimulationResult {
@@ -124,7 +126,7 @@ export async function simulate(sim: Simulation): Promise<SimulationResult> {
 		() => new AccountPacers(),
 	);
 	const callers = Array.from({ length: executions }, (_, execution) => {
-		const pacers = processes[execution % processes.length];
+		const pacers = processes[(sim.processOf?.(execution) ?? execution) % processes.length];
 		const lease = sim.share
 			? pacers.join(
 					'account',

@@ -45,6 +45,14 @@ export const DECREASE_GAP_MS = 1000;
  */
 export const QUIET_MS = 1000;
 export const DISCOVERY_QUIET_MS = 250;
+/**
+ * Past this multiple of the last limit measured with no 429 since, that measure is stale (the limit
+ * rose, or another process pacing the same account stopped sending): the search goes on at the
+ * discovery pace. Queue-mode workers each pace their own share of one account; when one worker's
+ * executions end, the other had been climbing back from its share at 1 s a step, and ran at half
+ * the limit for 2 to 5 s (queue suite, token bucket: up to 1.27 x the ideal time).
+ */
+export const STALE_LIMIT_FACTOR = 1.1;
 /** Below the last rate known to pass, climb back by this factor per quiet period. */
 export const RECOVERY_FACTOR = 1.5;
 /**
@@ -273,8 +281,10 @@ export class Pacer {
 	/** After a quiet period, go faster: quickly up to the last rate known to pass, then slowly. */
 	private increase(): void {
 		const now = this.now();
-		const quietMs = this.limitMeasured ? QUIET_MS : DISCOVERY_QUIET_MS;
-		if (this.rate === undefined || now - this.lastChangeAt < quietMs) return;
+		if (this.rate === undefined) return;
+		const stale = this.rate > STALE_LIMIT_FACTOR * this.lastLimit;
+		const quietMs = this.limitMeasured && !stale ? QUIET_MS : DISCOVERY_QUIET_MS;
+		if (now - this.lastChangeAt < quietMs) return;
 		if (this.rate < this.knownGoodRate) {
 			this.rate = Math.min(this.knownGoodRate, this.rate * RECOVERY_FACTOR);
 		} else {
