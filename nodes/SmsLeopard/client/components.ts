@@ -147,59 +147,59 @@ function byPlaceholder(values: PlaceholderValue[]): ComponentField[] {
 		.map((item) => ({ name: String(item.placeholder), value: item.value }));
 }
 
+/** The schema's `placeholder` (a whole number from 1), read plainly. */
 function plainPlaceholder(value: unknown): value is number {
 	return Number.isSafeInteger(value) && (value as number) >= 1;
 }
 
+/** The schema's button `index` (a whole number from 0), read plainly. */
+function plainIndex(value: unknown): value is number {
+	return Number.isSafeInteger(value) && (value as number) >= 0;
+}
+
+/** The schema's `value` (text, not empty), read plainly. */
 function plainValue(value: unknown): value is string {
 	return typeof value === 'string' && value !== '';
 }
 
-/** A list's entries as templateVariablesSchema reads them, or undefined to leave it to zod. */
-function plainPlaceholderList(list: unknown): PlaceholderValue[] | undefined {
+/**
+ * A list as templateVariablesSchema reads it: every entry a plain record that `readEntry` takes,
+ * none given twice by `keyOf` (the schema's noDuplicates); undefined to leave the list to zod.
+ */
+function plainList<T>(
+	list: unknown,
+	readEntry: (entry: Record<string, unknown>) => T | undefined,
+	keyOf: (entry: T) => unknown,
+): T[] | undefined {
 	if (!Array.isArray(list)) return undefined;
-	const seen = new Set<number>();
-	const read: PlaceholderValue[] = [];
+	const seen = new Set<unknown>();
+	const read: T[] = [];
 	for (const entry of list as unknown[]) {
 		if (!isPlainRecord(entry)) return undefined;
-		const { placeholder, value } = entry;
-		if (!plainPlaceholder(placeholder) || !plainValue(value) || seen.has(placeholder)) {
-			return undefined;
-		}
-		seen.add(placeholder);
-		read.push({ placeholder, value });
+		const item = readEntry(entry);
+		if (item === undefined) return undefined;
+		const key = keyOf(item);
+		if (seen.has(key)) return undefined;
+		seen.add(key);
+		read.push(item);
 	}
 	return read;
 }
 
+function plainPlaceholderValue({ placeholder, value }: Record<string, unknown>) {
+	return plainPlaceholder(placeholder) && plainValue(value) ? { placeholder, value } : undefined;
+}
+
 const BUTTON_INDEX_KINDS: ReadonlySet<unknown> = new Set(['url', 'quickReply', 'button']);
 
-function plainButtonList(list: unknown): ButtonValue[] | undefined {
-	if (!Array.isArray(list)) return undefined;
-	const seen = new Set<string>();
-	const read: ButtonValue[] = [];
-	for (const entry of list as unknown[]) {
-		if (!isPlainRecord(entry)) return undefined;
-		const { kind, index, placeholder, value } = entry;
-		if (!plainValue(value)) return undefined;
-		let button: ButtonValue;
-		if (kind === 'placeholder' && plainPlaceholder(placeholder)) {
-			button = { kind, placeholder, value };
-		} else if (
-			BUTTON_INDEX_KINDS.has(kind) &&
-			Number.isSafeInteger(index) &&
-			(index as number) >= 0
-		) {
-			button = { kind: kind as 'url' | 'quickReply' | 'button', index: index as number, value };
-		} else {
-			return undefined;
-		}
-		const key = buttonKey(button);
-		if (seen.has(key)) return undefined;
-		seen.add(key);
-		read.push(button);
+function plainButtonValue(entry: Record<string, unknown>): ButtonValue | undefined {
+	const { kind, index, placeholder, value } = entry;
+	if (!plainValue(value)) return undefined;
+	if (kind === 'placeholder') {
+		return plainPlaceholder(placeholder) ? { kind, placeholder, value } : undefined;
 	}
-	return read;
+	if (!BUTTON_INDEX_KINDS.has(kind) || !plainIndex(index)) return undefined;
+	return { kind: kind as 'url' | 'quickReply' | 'button', index, value };
 }
 
 /**
@@ -216,11 +216,11 @@ export function readTemplateVariablesPlainly(variables: unknown): TemplateVariab
 		if (key !== 'header' && key !== 'body' && key !== 'buttons') return undefined;
 		if (list === undefined) continue;
 		if (key === 'header' || key === 'body') {
-			const entries = plainPlaceholderList(list);
+			const entries = plainList(list, plainPlaceholderValue, (entry) => entry.placeholder);
 			if (entries === undefined) return undefined;
 			read[key] = entries;
 		} else {
-			const entries = plainButtonList(list);
+			const entries = plainList(list, plainButtonValue, buttonKey);
 			if (entries === undefined) return undefined;
 			read.buttons = entries;
 		}

@@ -8,8 +8,9 @@
  */
 
 /**
- * A record as JSON.parse makes it. zod reads other objects differently (inherited fields) and drops
- * a field named `__proto__`: both are left to zod.
+ * A record as JSON.parse makes it (or an object literal: the input readers in messages.ts and
+ * components.ts take it too). zod reads other objects differently (inherited fields) and drops a
+ * field named `__proto__`: both are left to zod.
  */
 export function isPlainRecord(value: unknown): value is Record<string, unknown> {
 	return (

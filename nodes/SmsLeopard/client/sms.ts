@@ -18,7 +18,7 @@ import { SmsLeopardValidationError } from './errors';
 import { plainText } from './identifiers';
 import { readRecipientEntry } from './recipient-pairing';
 import { isPlainRecord, withOtherFields } from './plain-answer';
-import { PHONE_NUMBER, cleanPhoneNumber, phoneNumberSchema } from './phone-number';
+import { phoneNumberSchema, plainPhoneNumber } from './phone-number';
 import { type SmsSegments, countSmsSegments } from './sms-segments';
 import { validateInput } from './validation';
 
@@ -159,9 +159,8 @@ function plainlyValidRecipients(
 		const prototype = Object.getPrototypeOf(recipient) as unknown;
 		if (prototype !== Object.prototype && prototype !== null) return undefined;
 		const { number, message } = recipient as Record<string, unknown>;
-		if (typeof number !== 'string') return undefined;
-		const cleaned = cleanPhoneNumber(number);
-		if (!PHONE_NUMBER.test(cleaned)) return undefined;
+		const cleaned = plainPhoneNumber(number);
+		if (cleaned === undefined) return undefined;
 		if (multi) {
 			if (typeof message !== 'string' || message.trim() === '') return undefined;
 			valid.push({ number: cleaned, message });
