@@ -47,6 +47,16 @@ export function planSms(sends: SmsSend[]): SmsPlan {
 	const groups = new Map<string, Array<{ position: number; checked: CheckedSms }>>();
 	let recipientsPerRequest: number | undefined;
 	const check = smsChecker();
+	// The checker hands sends of the same shared fields one object: its key is written once.
+	const keys = new WeakMap<CheckedSms['shared'], string>();
+	const keyOf = (checked: CheckedSms) => {
+		let key = keys.get(checked.shared);
+		if (key === undefined) {
+			key = sharedKey(checked);
+			keys.set(checked.shared, key);
+		}
+		return key;
+	};
 	sends.forEach((send, position) => {
 		const outcome = settleNow(() => check(send.request));
 		if (!outcome.ok) {
@@ -54,7 +64,7 @@ export function planSms(sends: SmsSend[]): SmsPlan {
 			return;
 		}
 		recipientsPerRequest ??= send.recipientsPerRequest;
-		const key = sharedKey(outcome.value);
+		const key = keyOf(outcome.value);
 		const group = groups.get(key) ?? [];
 		group.push({ position, checked: outcome.value });
 		groups.set(key, group);

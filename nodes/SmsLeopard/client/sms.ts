@@ -215,9 +215,9 @@ export function checkSendSms(request: SendSmsRequest): CheckedSms {
 	return smsChecker()(request);
 }
 
-/** The fields a request's recipients share, as a key; undefined unless every one is plain data. */
-function sharedFieldsKey(request: SendSmsRequest): string | undefined {
-	const shared = [
+/** The fields a request's recipients share, in the order sharedFieldsKey writes them. */
+function sharedFieldsOf(request: SendSmsRequest): unknown[] {
+	return [
 		request.source,
 		request.message,
 		request.multi,
@@ -225,20 +225,38 @@ function sharedFieldsKey(request: SendSmsRequest): string | undefined {
 		request.statusSecret,
 		request.maxParts,
 	];
+}
+
+/** The fields a request's recipients share, as a key; undefined unless every one is plain data. */
+function sharedFieldsKey(shared: unknown[]): string | undefined {
 	const plain = shared.every(
 		(value) => value === undefined || ['string', 'number', 'boolean'].includes(typeof value),
 	);
 	return plain ? JSON.stringify(shared.map((value) => value ?? '\u0000absent')) : undefined;
 }
 
+/** Whether two sends pass the very same shared fields; a loop, as it runs once per send. */
+function sameFields(a: unknown[], b: unknown[]): boolean {
+	for (let index = 0; index < a.length; index++) if (!Object.is(a[index], b[index])) return false;
+	return true;
+}
+
+/** Shared fields that passed their checks, and what the recipients of such a send share. */
+interface PassedShared {
+	input: SendSmsInput;
+	shared: SmsShared;
+}
+
 /**
  * checkSendSms for many sends: the fields they share (sender ID, text, delivery report URL and
  * secret, Max Parts) are checked once per distinct value, and each text's parts counted once, so
  * 10,000 recipients of one text cost 10,000 number checks, not 10,000 whole checks. What a send is
- * told is the same either way: its shared fields passed these very checks before.
+ * told is the same either way: its shared fields passed these very checks before. Sends passing
+ * the same fields in a row (a node's items) reuse the previous key, and sends of one key share one
+ * `shared` object, so the planner groups them without writing a key per send.
  */
 export function smsChecker(): (request: SendSmsRequest) => CheckedSms {
-	const passedShared = new Map<string, SendSmsInput>();
+	const passedShared = new Map<string, PassedShared>();
 	const counted = new Map<string, SmsSegments>();
 	const countOnce = (textToCount: string) => {
 		let segments = counted.get(textToCount);
@@ -248,28 +266,49 @@ export function smsChecker(): (request: SendSmsRequest) => CheckedSms {
 		}
 		return segments;
 	};
+	let previous: { fields: unknown[]; key: string | undefined } | undefined;
+	const keyOf = (request: SendSmsRequest) => {
+		const fields = sharedFieldsOf(request);
+		if (previous === undefined || !sameFields(fields, previous.fields)) {
+			previous = { fields, key: sharedFieldsKey(fields) };
+		}
+		return previous.key;
+	};
 	return (request) => {
-		const key = sharedFieldsKey(request);
+		const key = keyOf(request);
 		const known = key === undefined ? undefined : passedShared.get(key);
-		let input: SendSmsInput;
 		if (known) {
 			const recipients =
-				plainlyValidRecipients(request.recipients, known.multi) ??
+				plainlyValidRecipients(request.recipients, known.input.multi) ??
 				validateInput(recipientsOfChecked, {
-					multi: known.multi,
+					multi: known.input.multi,
 					recipients: request.recipients,
 				}).recipients;
-			input = { ...known, recipients };
-		} else {
-			input = validateInput(sendSmsInput, request);
-			// Kept whole; a later send's own recipients replace these (above).
-			if (key !== undefined) passedShared.set(key, input);
+			return checkedSms({ ...known.input, recipients }, countOnce, known.shared);
 		}
-		return checkedSms(input, countOnce);
+		const input = validateInput(sendSmsInput, request);
+		const checked = checkedSms(input, countOnce);
+		// Kept whole; a later send's own recipients replace these (above).
+		if (key !== undefined) passedShared.set(key, { input, shared: checked.shared });
+		return checked;
 	};
 }
 
-function checkedSms(input: SendSmsInput, countOnce: (text: string) => SmsSegments): CheckedSms {
+/** What the recipients of a checked send share: the request body without its destination list. */
+function sharedOf(input: SendSmsInput): SmsShared {
+	return {
+		source: input.source,
+		message: input.message,
+		...(input.multi ? { multi: true } : {}),
+		...(input.statusUrl ? { status_url: input.statusUrl, status_secret: input.statusSecret } : {}),
+	};
+}
+
+function checkedSms(
+	input: SendSmsInput,
+	countOnce: (text: string) => SmsSegments,
+	shared: SmsShared = sharedOf(input),
+): CheckedSms {
 	const segments = input.recipients.map((recipient) =>
 		countOnce(recipient.message ?? input.message),
 	);
@@ -288,14 +327,7 @@ function checkedSms(input: SendSmsInput, countOnce: (text: string) => SmsSegment
 		if (issues.length) throw new SmsLeopardValidationError(issues);
 	}
 	return {
-		shared: {
-			source: input.source,
-			message: input.message,
-			...(input.multi ? { multi: true } : {}),
-			...(input.statusUrl
-				? { status_url: input.statusUrl, status_secret: input.statusSecret }
-				: {}),
-		},
+		shared,
 		recipients: input.recipients.map((recipient, position) => ({
 			destination: input.multi
 				? { number: recipient.number, message: recipient.message }

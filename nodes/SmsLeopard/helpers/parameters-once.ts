@@ -46,6 +46,20 @@ function deepFreeze<T>(value: T): T {
 	return value;
 }
 
+/** The same fallback: the same value, or both a fresh `{}` (a call site's usual default). */
+function sameQuestion(a: unknown, b: unknown): boolean {
+	return Object.is(a, b) || (isEmptyRecord(a) && isEmptyRecord(b));
+}
+
+function isEmptyRecord(value: unknown): boolean {
+	return (
+		value !== null &&
+		typeof value === 'object' &&
+		Object.getPrototypeOf(value) === Object.prototype &&
+		Reflect.ownKeys(value).length === 0
+	);
+}
+
 /** `context` with getNodeParameter answered from a per-run memory; everything else is n8n's. */
 export function withParametersReadOnce(context: IExecuteFunctions): IExecuteFunctions {
 	const original = context.getNodeParameter.bind(context) as GetNodeParameter;
@@ -55,6 +69,18 @@ export function withParametersReadOnce(context: IExecuteFunctions): IExecuteFunc
 	const constant = new Map<string, boolean>();
 	const fieldPaths = new Map<string, string[] | undefined>();
 	let items: ReturnType<IExecuteFunctions['getInputData']> | undefined;
+	// The key of the last question per parameter: each item asks the same ones, and reusing the
+	// very string spares writing it (and hashing it for the memory's look-up) every time.
+	const lastAsked = new Map<string, { fallbackValue: unknown; options: unknown; key: string }>();
+	const askedKey = (name: string, fallbackValue: unknown, options: unknown) => {
+		const last = lastAsked.get(name);
+		if (last && sameQuestion(last.fallbackValue, fallbackValue) && last.options === options) {
+			return last.key;
+		}
+		const key = `${name}\u0000${JSON.stringify(options) ?? ''}\u0000${JSON.stringify(fallbackValue) ?? ''}`;
+		lastAsked.set(name, { fallbackValue, options, key });
+		return key;
+	};
 	const getNodeParameter: GetNodeParameter = (name, itemIndex, fallbackValue, options) => {
 		let isConstant = constant.get(name);
 		if (isConstant === undefined) {
@@ -70,7 +96,7 @@ export function withParametersReadOnce(context: IExecuteFunctions): IExecuteFunc
 			const text = textAt(items[itemIndex]?.json, fieldPath);
 			if (text !== undefined) return text;
 		}
-		const asked = `${name}\u0000${JSON.stringify(options) ?? ''}\u0000${JSON.stringify(fallbackValue) ?? ''}`;
+		const asked = askedKey(name, fallbackValue, options);
 		const key = isConstant ? asked : `${asked}\u0000${itemIndex}`;
 		const memory = isConstant ? perRun : perItem;
 		if (memory.has(key)) return memory.get(key);
