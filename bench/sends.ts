@@ -11,6 +11,7 @@ import {
 	type MeasuredRun,
 	errorItemCount,
 	executeMeasured,
+	inTurn,
 	median,
 	nodeTimeMs,
 	outputItems,
@@ -165,7 +166,7 @@ export async function benchSends(
 	];
 	const runs: Record<string, SendRun[]> = {};
 	for (let repeat = 1; repeat <= repeats; repeat++) {
-		for (const variant of variants) {
+		for (const variant of inTurn(variants, repeat - 1)) {
 			log(`sends: ${variant.label}, run ${repeat}/${repeats}`);
 			(runs[variant.key] ??= []).push(await runSends(folder, server, ids[variant.key]));
 		}

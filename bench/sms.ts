@@ -11,7 +11,14 @@
 import type { UserFolder } from '../test/e2e/harness';
 import type { ReplyServer } from './reply-server';
 import { SMS_COST_PER_PART, SMS_START_BALANCE } from '../test/sandbox/seed';
-import { errorItemCount, executeMeasured, nodeTimeMs, outputItems, runFailure } from './measure';
+import {
+	errorItemCount,
+	executeMeasured,
+	inTurn,
+	nodeTimeMs,
+	outputItems,
+	runFailure,
+} from './measure';
 import { type Section, goal } from './report';
 import { LATENCY_MS } from './sends';
 import { BALANCE, BATCHES, REPORTS, REPORT_COUNT, SMS_BATCH } from './sms-workflows';
@@ -105,7 +112,7 @@ export async function benchSms(
 ): Promise<Section> {
 	const runs = {} as Record<VariantKey, SmsRun[]>;
 	for (let repeat = 1; repeat <= repeats; repeat++) {
-		for (const { key, label } of VARIANTS) {
+		for (const { key, label } of inTurn(VARIANTS, repeat - 1)) {
 			log(`sms: ${label}, ${SMS_COUNT} recipients, run ${repeat}/${repeats}`);
 			(runs[key] ??= []).push(await runOne(folder, server, ids[key]));
 		}
