@@ -44,6 +44,8 @@ export interface SendCheck {
 	refused429: number;
 	/** The reply server's own CPU for the run, per request it answered (µs). */
 	serverCpuUsPerRequest: number;
+	/** The latency the server actually served, mean ms from a request's arrival to its answer's end. */
+	servedLatencyMs: number;
 	/** The most requests the server accepted in one second of the run. */
 	busiestSecond: number;
 }
@@ -60,6 +62,7 @@ export function checkSends(stats: ReplyStats, count: number): SendCheck {
 			expected.every((destination) => stats.counts[destination] === 1),
 		refused429: stats.refused429,
 		serverCpuUsPerRequest: stats.requests ? (stats.cpuMs * 1000) / stats.requests : 0,
+		servedLatencyMs: stats.meanAnswerMs,
 		busiestSecond: busiestWindow(stats.receivedAt),
 	};
 }
@@ -202,6 +205,10 @@ export async function benchSends(
 	const conc50VsFastest = conc50.nodeMs / fastest.nodeMs;
 	const conc50VsHeaderAuth = conc50.nodeMs / headerAuth.nodeMs;
 	const defaultVsFloor = summary.nodeDefault.nodeMs / floorMs;
+	// The goal's floor takes the nominal latency; the server's timer fires a little later, and the
+	// floor at the latency it served says how much of the rest is the node's.
+	const served = median(summary.nodeDefault.runs.map((run) => run.check.servedLatencyMs));
+	const servedFloorMs = (SEND_COUNT * served) / DEFAULT_CONCURRENCY;
 	const sending = variants.filter(({ key }) => key !== 'baseline');
 	return {
 		title: `1. ${SEND_COUNT.toLocaleString('en')} template sends, ${LATENCY_MS} ms reply-server latency`,
@@ -239,7 +246,7 @@ export async function benchSends(
 			),
 			goal(
 				`defaults: within 1.25× of the floor N × latency / concurrency = ${num(floorMs / 1000, 1)} s`,
-				`${num(summary.nodeDefault.nodeMs / 1000, 2)} s = ${num(defaultVsFloor, 2)}× the floor`,
+				`${num(summary.nodeDefault.nodeMs / 1000, 2)} s = ${num(defaultVsFloor, 2)}× the floor (the server served ${num(served, 2)} ms per answer: ${num(summary.nodeDefault.nodeMs / servedFloorMs, 2)}× the floor at that latency, ${num(servedFloorMs / 1000, 2)} s)`,
 				defaultVsFloor <= 1.25 && summary.nodeDefault.allOk,
 			),
 			goal(
@@ -254,6 +261,8 @@ export async function benchSends(
 			latencyMs: LATENCY_MS,
 			repeats,
 			floorMs,
+			servedLatencyMs: round(served, 2),
+			servedFloorMs: round(servedFloorMs, 0),
 			variants: summary,
 			goals: {
 				concurrency50RatioToFastestHttp: round(conc50VsFastest, 3),

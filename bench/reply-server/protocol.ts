@@ -29,6 +29,11 @@ export interface ReplyStats {
 	doubles: number;
 	/** The server process's CPU (user + system) from the first request to the last answer. */
 	cpuMs: number;
+	/**
+	 * The latency actually served: mean ms from a request's arrival to its answer's end. A timer of
+	 * 20 ms fires a little later, and the body is read before it starts.
+	 */
+	meanAnswerMs: number;
 	/** Accepted POSTs' arrival times (ms since epoch), and refusals'. */
 	receivedAt: number[];
 	refusedAt: number[];

@@ -48,6 +48,9 @@ let smsSentAt = new Map<string, number>();
 let cpuAtFirst: NodeJS.CpuUsage | undefined;
 let cpuAtLast: NodeJS.CpuUsage | undefined;
 let messageSeq = 0;
+/** From each request's arrival (its headers read) to its answer's end, summed: the latency served. */
+let answeredMs = 0;
+let answered = 0;
 /** Answers fetched from the sandbox, by host and path with query. */
 const replayed = new Map<string, { status: number; body: string }>();
 
@@ -68,6 +71,8 @@ function reset(options: ReplyRunOptions): void {
 	smsSentAt = new Map();
 	cpuAtFirst = undefined;
 	cpuAtLast = undefined;
+	answeredMs = 0;
+	answered = 0;
 }
 
 function stats(): ReplyStats {
@@ -87,6 +92,7 @@ function stats(): ReplyStats {
 		distinct: counts.size,
 		doubles,
 		cpuMs: (cpu.user + cpu.system) / 1000,
+		meanAnswerMs: answered > 0 ? answeredMs / answered : 0,
 		receivedAt,
 		refusedAt,
 		counts: Object.fromEntries(counts),
@@ -181,6 +187,9 @@ async function prefetchListings(): Promise<void> {
 	}
 }
 
+/** When each request arrived (its headers read), for the latency it was served with. */
+const arrivedAt = new WeakMap<ServerResponse, number>();
+
 function reply(
 	res: ServerResponse,
 	status: number,
@@ -191,6 +200,11 @@ function reply(
 		res.writeHead(status, headers);
 		res.end(body);
 		cpuAtLast = process.cpuUsage();
+		const arrived = arrivedAt.get(res);
+		if (arrived !== undefined) {
+			answeredMs += performance.now() - arrived;
+			answered += 1;
+		}
 	};
 	if (run.latencyMs > 0) setTimeout(send, run.latencyMs);
 	else send();
@@ -198,6 +212,7 @@ function reply(
 
 function listener(host: 'chat' | 'contacts') {
 	return (req: IncomingMessage, res: ServerResponse): void => {
+		arrivedAt.set(res, performance.now());
 		const chunks: Buffer[] = [];
 		req.on('data', (chunk: Buffer) => chunks.push(chunk));
 		req.on('end', () => {
