@@ -47,7 +47,7 @@ function deepFreeze<T>(value: T): T {
 }
 
 /** The same fallback: the same value, or both a fresh `{}` (a call site's usual default). */
-function sameQuestion(a: unknown, b: unknown): boolean {
+function sameFallback(a: unknown, b: unknown): boolean {
 	return Object.is(a, b) || (isEmptyRecord(a) && isEmptyRecord(b));
 }
 
@@ -74,7 +74,7 @@ export function withParametersReadOnce(context: IExecuteFunctions): IExecuteFunc
 	const lastAsked = new Map<string, { fallbackValue: unknown; options: unknown; key: string }>();
 	const askedKey = (name: string, fallbackValue: unknown, options: unknown) => {
 		const last = lastAsked.get(name);
-		if (last && sameQuestion(last.fallbackValue, fallbackValue) && last.options === options) {
+		if (last && sameFallback(last.fallbackValue, fallbackValue) && last.options === options) {
 			return last.key;
 		}
 		const key = `${name}\u0000${JSON.stringify(options) ?? ''}\u0000${JSON.stringify(fallbackValue) ?? ''}`;
