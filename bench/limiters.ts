@@ -6,6 +6,7 @@
  */
 import type { UserFolder } from '../test/e2e/harness';
 import type { LimiterSettings } from '../test/sandbox/limiters';
+import { inTurn } from './measure';
 import type { ReplyServer } from './reply-server';
 import { goal, type Section } from './report';
 import { LATENCY_MS, RATE_LIMIT, SEND_COUNT, type SendRun, runSends } from './sends';
@@ -101,7 +102,7 @@ export async function benchLimiters(
 	const runs: Record<string, SendRun[]> = {};
 	for (let repeat = 1; repeat <= repeats; repeat++) {
 		for (const entry of cases) {
-			for (const variant of variants) {
+			for (const variant of inTurn(variants, repeat - 1)) {
 				log(`limiters: ${entry.label}, ${variant.label}, run ${repeat}/${repeats}`);
 				const goalMs = 1.2 * idealMs(entry.limiter);
 				(runs[`${entry.key}.${variant.key}`] ??= []).push(

@@ -11,7 +11,15 @@ import * as path from 'path';
 
 import type { UserFolder } from '../test/e2e/harness';
 import type { Sandbox } from '../test/sandbox';
-import { executeMeasured, median, nodeTimeMs, outputItems, round, runFailure } from './measure';
+import {
+	executeMeasured,
+	inTurn,
+	median,
+	nodeTimeMs,
+	outputItems,
+	round,
+	runFailure,
+} from './measure';
 import { type Section, goal, num } from './report';
 import { type Spread, riseOver, showSpread, spread } from './spread';
 import { READ_NODE, TARGET } from './workflows';
@@ -152,7 +160,7 @@ export async function benchUpload(
 		},
 	];
 	for (let repeat = 1; repeat <= repeats; repeat++) {
-		for (const variant of variants) {
+		for (const variant of inTurn(variants, repeat - 1)) {
 			log(`upload: ${variant.label}, run ${repeat}/${repeats}`);
 			sandbox.reset();
 			const phaseFile = path.join(
