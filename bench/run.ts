@@ -4,7 +4,9 @@
  * the same figures to bench/results/latest.json (bench/results/subset.json for a BENCH_ONLY run).
  *
  *   BENCH_N8N_VERSION  n8n version (installed with scripts/n8n/install-n8n.sh), default 2.8.4
- *   BENCH_REPEATS      interleaved runs per variant of sends, limiters, scale and sms, default 5
+ *   BENCH_REPEATS      interleaved runs per variant of sends, limiters, scale and sms, default 5;
+ *                      upload runs twice as many (BENCH_UPLOAD_REPEATS to choose), as one run's
+ *                      peak memory varies by more than its goal
  *   BENCH_ONLY         comma-separated subset: sends,limiters,scale,groups,upload,coldLoad,sms
  *   BENCH_LIMITERS     comma-separated subset of the limiter cases (see limiters.ts)
  *   BENCH_SENDS        sends per send benchmark (default 2000), BENCH_SCALE_SENDS (default 10000):
@@ -218,9 +220,13 @@ async function main(): Promise<void> {
 	const narrowed =
 		benchmarks.length !== BENCHMARKS.length ||
 		repeats < 5 ||
-		['BENCH_LIMITERS', 'BENCH_SENDS', 'BENCH_SCALE_SENDS', 'BENCH_SMS_COUNT'].some(
-			(name) => process.env[name],
-		);
+		[
+			'BENCH_LIMITERS',
+			'BENCH_SENDS',
+			'BENCH_SCALE_SENDS',
+			'BENCH_SMS_COUNT',
+			'BENCH_UPLOAD_REPEATS',
+		].some((name) => process.env[name]);
 	const resultsFile = narrowed ? SUBSET_RESULTS_FILE : RESULTS_FILE;
 	writeJson(resultsFile, {
 		generatedAt: new Date().toISOString(),
