@@ -7,10 +7,16 @@
 set -euo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 repo="$(cd "$here/../.." && pwd)"
-version="0.48.3"
+# Its whole dependency tree is pinned (node-cli/package-lock.json) and installed with npm ci: from
+# ranges, an install follows whatever the registry holds that day, and the package scanner's did
+# fail on 2026-11-26 on @typescript-eslint packages the reachable registry held only in part. A
+# changed lock gets its own cache folder.
+pinned="$here/node-cli"
+version="$(node -p "require('$pinned/package.json').dependencies['@n8n/node-cli']")"
+lock_id="$(cat "$pinned/package.json" "$pinned/package-lock.json" | sha256sum | cut -c1-12)"
 n8n_cache="${N8N_CACHE_DIR:-$repo/.cache/n8n}"
 cache="${NODE_CLI_CACHE_DIR:-$repo/.cache/node-cli}"
-dir="$cache/$version"
+dir="$cache/$version-$lock_id"
 mkdir -p "$cache" "$n8n_cache"
 # shellcheck source=../n8n/node-runtime.sh
 source "$repo/scripts/n8n/node-runtime.sh"
@@ -24,16 +30,16 @@ export npm_config_update_notifier=false npm_config_loglevel=error
 ensure_node_package 24 "$n8n_cache"
 node_pkg="$NODE_PKG"
 
-exec 9>"$cache/.$version.lock"
+exec 9>"$cache/.$version-$lock_id.lock"
 flock 9
 if [[ ! -f "$dir/.complete" ]]; then
 	echo "install-node-cli: installing @n8n/node-cli@$version with Node 24 into $dir" >&2
 	started=$SECONDS
 	rm -rf "$dir" && mkdir -p "$dir"
-	echo '{ "private": true }' >"$dir/package.json"
+	cp "$pinned/package.json" "$pinned/package-lock.json" "$dir/"
 	# Node 24 first on PATH and its bundled headers as nodedir: isolated-vm builds without downloads.
 	(cd "$dir" && PATH="$node_pkg/bin:$PATH" npm_config_nodedir="$node_pkg" \
-		npm install --logs-dir="$dir/.npm-logs" "@n8n/node-cli@$version" >&2)
+		npm ci --logs-dir="$dir/.npm-logs" >&2)
 	echo "install-node-cli: installed in $((SECONDS - started)) s" >&2
 	date -u +%FT%TZ >"$dir/.complete"
 fi

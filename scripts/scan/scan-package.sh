@@ -5,15 +5,25 @@
 # and calls its analyzePackage() on the local source and a local `npm pack`.
 set -euo pipefail
 repo="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
-version="0.32.0"
-cache="${SCAN_CACHE_DIR:-$repo/.cache/scan-community-package}/$version"
+# The scanner's whole dependency tree is pinned (scanner/package-lock.json) and installed with npm ci:
+# installed from its ranges, it resolved on 2026-11-26 to @typescript-eslint packages the reachable
+# registry held only in part (ETARGET, @typescript-eslint/visitor-keys@8.74.0), which failed CI on a
+# fresh clone. A changed lock gets its own cache folder.
+pinned="$repo/scripts/scan/scanner"
+version="$(node -p "require('$pinned/package.json').dependencies['@n8n/scan-community-package']")"
+lock_id="$(cat "$pinned/package.json" "$pinned/package-lock.json" | sha256sum | cut -c1-12)"
+cache="${SCAN_CACHE_DIR:-$repo/.cache/scan-community-package}/$version-$lock_id"
 if [ ! -f "$cache/.complete" ]; then
-	mkdir -p "$cache"
-	echo '{"name":"scan-cache","private":true}' > "$cache/package.json"
+	rm -rf "$cache" && mkdir -p "$cache"
+	cp "$pinned/package.json" "$pinned/package-lock.json" "$cache/"
 	# --ignore-scripts: the scanner pulls in n8n-workflow, whose isolated-vm does not build on Node 20;
 	# the ESLint rules do not need it.
-	(cd "$cache" && npm_config_yes=true npm install --no-audit --no-fund --ignore-scripts \
-		"@n8n/scan-community-package@$version" > install.log 2>&1)
+	if ! (cd "$cache" && npm_config_yes=true npm ci --no-audit --no-fund --ignore-scripts \
+		> install.log 2>&1); then
+		echo "scan: installing @n8n/scan-community-package@$version failed:" >&2
+		cat "$cache/install.log" >&2
+		exit 1
+	fi
 	touch "$cache/.complete"
 fi
 work="$(mktemp -d)"
