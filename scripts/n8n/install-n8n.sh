@@ -63,7 +63,16 @@ if [[ ! -f "$dir/.complete" ]]; then
 		require("fs").writeFileSync(process.argv[3], JSON.stringify(pkg, null, "\t") + "\n");
 	' "$here/versions.json" "$version" "$dir/package.json"
 	# Logs kept next to the install: npm rotates its shared log folder after 10 runs.
-	(cd "$dir" && npm install --logs-dir="$dir/.npm-logs" >&2)
+	lock="$here/locks/$version/package-lock.json"
+	if [[ -f "$lock" ]]; then
+		# The whole tree as first installed and tested, with npm ci: installed from ranges, a tree
+		# takes whatever the registry holds that day, and the reachable registry has held releases
+		# only in part (the overrides above; the package scanner's failed CI that way on 2026-11-26).
+		cp "$lock" "$dir/package-lock.json"
+		(cd "$dir" && npm ci --logs-dir="$dir/.npm-logs" >&2)
+	else
+		(cd "$dir" && npm install --logs-dir="$dir/.npm-logs" >&2)
+	fi
 	"$node_bin" "$dir/node_modules/n8n/bin/n8n" --version >/dev/null
 	cat >"$dir/env.sh" <<SH
 export N8N_VERSION='$version'
