@@ -7,19 +7,17 @@
 set -euo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 repo="$(cd "$here/../.." && pwd)"
-# Its whole dependency tree is pinned (node-cli/package-lock.json) and installed with npm ci: from
-# ranges, an install follows whatever the registry holds that day, and the package scanner's did
-# fail on 2026-11-26 on @typescript-eslint packages the reachable registry held only in part. A
-# changed lock gets its own cache folder.
+# Its whole tree is pinned: node-cli/package.json and its package-lock.json (locked-install.sh).
 pinned="$here/node-cli"
 version="$(node -p "require('$pinned/package.json').dependencies['@n8n/node-cli']")"
-lock_id="$(cat "$pinned/package.json" "$pinned/package-lock.json" | sha256sum | cut -c1-12)"
 n8n_cache="${N8N_CACHE_DIR:-$repo/.cache/n8n}"
 cache="${NODE_CLI_CACHE_DIR:-$repo/.cache/node-cli}"
-dir="$cache/$version-$lock_id"
+dir="$cache/$version"
 mkdir -p "$cache" "$n8n_cache"
 # shellcheck source=../n8n/node-runtime.sh
 source "$repo/scripts/n8n/node-runtime.sh"
+# shellcheck source=../locked-install.sh
+source "$repo/scripts/locked-install.sh"
 
 # The machine-wide npmrc sets yes=false (the only-allow preinstall of eslint-plugin-n8n-nodes-base
 # runs npx) and a nodedir for Node 20: every npm call here says what it needs instead.
@@ -30,9 +28,9 @@ export npm_config_update_notifier=false npm_config_loglevel=error
 ensure_node_package 24 "$n8n_cache"
 node_pkg="$NODE_PKG"
 
-exec 9>"$cache/.$version-$lock_id.lock"
+exec 9>"$cache/.$version.lock"
 flock 9
-if [[ ! -f "$dir/.complete" ]]; then
+if ! install_is_current "$dir" "$pinned/package-lock.json"; then
 	echo "install-node-cli: installing @n8n/node-cli@$version with Node 24 into $dir" >&2
 	started=$SECONDS
 	rm -rf "$dir" && mkdir -p "$dir"

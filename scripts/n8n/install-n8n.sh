@@ -12,6 +12,8 @@ dir="$cache/$version"
 mkdir -p "$cache"
 # shellcheck source=node-runtime.sh
 source "$here/node-runtime.sh"
+# shellcheck source=../locked-install.sh
+source "$repo/scripts/locked-install.sh"
 
 # The machine-wide npmrc sets yes=false (breaks npx in install scripts) and a nodedir for Node 20;
 # every npm call here says what it needs instead of inheriting that.
@@ -46,7 +48,9 @@ else
 	export PATH="$node_pkg/bin:$PATH" npm_config_nodedir="$node_pkg"
 fi
 
-if [[ ! -f "$dir/.complete" ]]; then
+# A matrix version installs its committed tree (locks/VERSION/package-lock.json) with npm ci.
+lock="$here/locks/$version/package-lock.json"
+if ! install_is_current "$dir" "$lock"; then
 	echo "install-n8n: installing n8n@$version with Node $("$node_bin" -v) into $dir" >&2
 	started=$SECONDS
 	rm -rf "$dir" && mkdir -p "$dir"
@@ -63,11 +67,7 @@ if [[ ! -f "$dir/.complete" ]]; then
 		require("fs").writeFileSync(process.argv[3], JSON.stringify(pkg, null, "\t") + "\n");
 	' "$here/versions.json" "$version" "$dir/package.json"
 	# Logs kept next to the install: npm rotates its shared log folder after 10 runs.
-	lock="$here/locks/$version/package-lock.json"
 	if [[ -f "$lock" ]]; then
-		# The whole tree as first installed and tested, with npm ci: installed from ranges, a tree
-		# takes whatever the registry holds that day, and the reachable registry has held releases
-		# only in part (the overrides above; the package scanner's failed CI that way on 2026-11-26).
 		cp "$lock" "$dir/package-lock.json"
 		(cd "$dir" && npm ci --logs-dir="$dir/.npm-logs" >&2)
 	else

@@ -5,15 +5,13 @@
 # and calls its analyzePackage() on the local source and a local `npm pack`.
 set -euo pipefail
 repo="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
-# The scanner's whole dependency tree is pinned (scanner/package-lock.json) and installed with npm ci:
-# installed from its ranges, it resolved on 2026-11-26 to @typescript-eslint packages the reachable
-# registry held only in part (ETARGET, @typescript-eslint/visitor-keys@8.74.0), which failed CI on a
-# fresh clone. A changed lock gets its own cache folder.
+# shellcheck source=../locked-install.sh
+source "$repo/scripts/locked-install.sh"
+# The scanner's whole tree is pinned: scanner/package.json and its package-lock.json.
 pinned="$repo/scripts/scan/scanner"
 version="$(node -p "require('$pinned/package.json').dependencies['@n8n/scan-community-package']")"
-lock_id="$(cat "$pinned/package.json" "$pinned/package-lock.json" | sha256sum | cut -c1-12)"
-cache="${SCAN_CACHE_DIR:-$repo/.cache/scan-community-package}/$version-$lock_id"
-if [ ! -f "$cache/.complete" ]; then
+cache="${SCAN_CACHE_DIR:-$repo/.cache/scan-community-package}/$version"
+if ! install_is_current "$cache" "$pinned/package-lock.json"; then
 	rm -rf "$cache" && mkdir -p "$cache"
 	cp "$pinned/package.json" "$pinned/package-lock.json" "$cache/"
 	# --ignore-scripts: the scanner pulls in n8n-workflow, whose isolated-vm does not build on Node 20;
