@@ -19,6 +19,7 @@ import {
 } from '../test/e2e/harness';
 import { bulkSendWorkflow } from '../test/queue/workflows';
 import { type SandboxOptions, startSandbox } from '../test/sandbox';
+import { repeatsFromEnv } from './measure';
 import { showSpread, spread } from './spread';
 
 const EXECUTIONS = 10;
@@ -45,7 +46,7 @@ interface Run {
 
 async function main(): Promise<void> {
 	const version = process.env.BENCH_N8N_VERSION ?? '2.8.4';
-	const repeats = Math.max(1, Math.min(10, Number(process.env.BENCH_REPEATS ?? 3) || 3));
+	const repeats = repeatsFromEnv(3);
 	const sandbox = await startSandbox({ latencyMs: 20 });
 	const tarball = packPackage();
 	const folder = await prepareUserFolder({ n8nVersion: version, packageTarball: tarball });

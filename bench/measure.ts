@@ -60,6 +60,11 @@ export function runFailure(run: MeasuredRun): string {
 	return `exit ${String(run.exitCode)}: ${run.stderr.trim().split('\n').slice(-3).join(' | ')}`;
 }
 
+/** Interleaved runs per variant: BENCH_REPEATS (1 to 10), else `fallback`. */
+export function repeatsFromEnv(fallback = 5): number {
+	return Math.max(1, Math.min(10, Number(process.env.BENCH_REPEATS ?? fallback) || fallback));
+}
+
 /**
  * The variants in the order of one repeat: a shuffle, seeded by the repeat so a run can be
  * repeated. In a fixed order each variant always ran after the same neighbour (a rotation keeps

@@ -22,6 +22,7 @@ import * as path from 'path';
 
 import { type UserFolder, removeUserFolder, resolveN8n } from '../test/e2e/harness';
 import { type Sandbox, startSandbox } from '../test/sandbox';
+import { repeatsFromEnv } from './measure';
 import { type ReplyServer, startReplyServer } from './reply-server';
 import { benchColdLoad } from './cold-load';
 import { benchGroups } from './groups';
@@ -73,7 +74,7 @@ const cleanup = {
 
 async function main(): Promise<void> {
 	const n8nVersion = process.env.BENCH_N8N_VERSION ?? '2.8.4';
-	const repeats = Math.max(1, Math.min(10, Number(process.env.BENCH_REPEATS ?? 5) || 5));
+	const repeats = repeatsFromEnv();
 	const benchmarks = selected();
 	const n8n = resolveN8n(n8nVersion);
 

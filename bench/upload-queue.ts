@@ -22,8 +22,8 @@ import { webhook, workflow } from '../test/e2e/workflows/build';
 import type { WorkflowJson } from '../test/e2e/harness';
 import { startSandbox } from '../test/sandbox';
 import { startQueueCluster } from '../test/queue/cluster/queue-cluster';
-import { median } from './measure';
-import { FILE_BYTES, NODE_RISE_GOAL_MB, repeatsFromEnv, writeBenchPdf } from './upload';
+import { median, repeatsFromEnv } from './measure';
+import { FILE_BYTES, NODE_RISE_GOAL_MB, writeBenchPdf } from './upload';
 import { READ_NODE, httpMediaUpload, nodeMediaUpload, readFileNode } from './workflows';
 import { showSpread, spread } from './spread';
 

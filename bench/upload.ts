@@ -17,6 +17,7 @@ import {
 	median,
 	nodeTimeMs,
 	outputItems,
+	repeatsFromEnv,
 	round,
 	runFailure,
 } from './measure';
@@ -59,11 +60,6 @@ export interface UploadIds {
 export const NODE_RISE_GOAL_MB = 5;
 
 const PHASE_PROBE = path.join(__dirname, 'upload-phase-probe.js');
-
-/** Interleaved runs per variant: BENCH_REPEATS as for the other benchmarks (run.ts), 1 to 10. */
-export function repeatsFromEnv(fallback = 5): number {
-	return Math.max(1, Math.min(10, Number(process.env.BENCH_REPEATS ?? fallback) || fallback));
-}
 
 /**
  * This benchmark's runs per variant: twice BENCH_REPEATS (10 by default), or BENCH_UPLOAD_REPEATS,
