@@ -70,6 +70,13 @@ export interface StreamPart {
 	file?: { fileName: string; contentType?: string; size: number };
 }
 
+/** Stops sending a file part once `afterFileBytes` of it went out, until `hold` settles. */
+export interface UploadPause {
+	/** A multiple of 64 KiB. */
+	afterFileBytes: number;
+	hold: () => Promise<void>;
+}
+
 /**
  * POSTs multipart/form-data generated on the fly: file parts are `size` bytes produced in 64 KiB
  * chunks, so a 100 MB upload never exists in memory on the sending side either.
@@ -78,6 +85,7 @@ export function streamMultipart(
 	url: string,
 	parts: StreamPart[],
 	headers: Record<string, string> = { authorization: AUTH },
+	pause?: UploadPause,
 ): Promise<Answer> {
 	const boundary = `----sandbox${Math.random().toString(16).slice(2)}`;
 	const pieces: (Buffer | number)[] = [];
@@ -101,6 +109,7 @@ export function streamMultipart(
 				continue;
 			}
 			for (let left = piece; left > 0; left -= chunk.length) {
+				if (pause && piece - left === pause.afterFileBytes) await pause.hold();
 				yield left >= chunk.length ? chunk : chunk.subarray(0, left);
 			}
 		}
