@@ -7,7 +7,7 @@
 import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 import { settle } from '../client/settle';
 import { errorItemJson, errorOutputJson, toNodeError } from '../helpers/node-errors';
-import { credentialSecrets, redactDeep, redactError } from '../helpers/redact';
+import { credentialSecrets, redactDeep, redactError, redactOutput } from '../helpers/redact';
 import type { SmsLeopardClient } from '../client';
 import { clientForNode } from '../transport/client-for-node';
 import { CREDENTIAL_TYPE } from '../transport/n8n-transport';
@@ -131,7 +131,7 @@ async function runItems(
 		if (outcome.ok) {
 			const results = this.helpers.constructExecutionMetaData(
 				this.helpers.returnJsonArray(
-					redactDeep(
+					redactOutput(
 						includeInput
 							? withInputFields(items[itemIndex].json, outcome.results)
 							: outcome.results,

@@ -58,9 +58,59 @@ export function redactDeep<T>(value: T, secrets: string[], seen = new WeakSet<ob
 		if (value.stack) copy.stack = redactText(value.stack, secrets);
 	}
 	for (const [name, entry] of Object.entries(value)) {
-		copy[redactText(name, secrets)] = redactDeep(entry, secrets, seen);
+		const redacted = redactDeep(entry, secrets, seen);
+		// An answer's own "__proto__" field (JSON.parse makes one) would set the copy's prototype.
+		if (name === '__proto__') {
+			Object.defineProperty(copy, name, {
+				value: redacted,
+				enumerable: true,
+				writable: true,
+				configurable: true,
+			});
+		} else copy[redactText(name, secrets)] = redacted;
 	}
 	return copy as T;
+}
+
+/**
+ * `value` itself when none of its strings (keys too) holds a secret, else a redacted copy. Every
+ * output item passes here and almost none holds a secret: looking costs a tenth of copying (10,000
+ * SMS items: 1.5 ms against 9 to 17 ms for redactDeep). Whatever the look cannot vouch for (errors,
+ * whose message is not enumerable, and nesting deeper than any answer, cycles included) is copied.
+ */
+export function redactOutput<T>(value: T, secrets: string[]): T {
+	let shortest = Number.POSITIVE_INFINITY;
+	for (const secret of secrets) shortest = Math.min(shortest, secret.length);
+	return mayHoldSecret(value, secrets, shortest, 0) ? redactDeep(value, secrets) : value;
+}
+
+/** Deeper than this, a value is copied rather than looked through. */
+const MAX_LOOK_DEPTH = 64;
+
+function mayHoldSecret(
+	value: unknown,
+	secrets: string[],
+	shortest: number,
+	depth: number,
+): boolean {
+	if (typeof value === 'string') {
+		if (value.length < shortest) return false;
+		for (const secret of secrets) if (value.includes(secret)) return true;
+		return false;
+	}
+	if (!value || typeof value !== 'object' || Buffer.isBuffer(value)) return false;
+	if (depth >= MAX_LOOK_DEPTH || value instanceof Error) return true;
+	if (Array.isArray(value)) {
+		for (const entry of value) if (mayHoldSecret(entry, secrets, shortest, depth + 1)) return true;
+		return false;
+	}
+	// Inherited enumerable fields too: a copy drops them, so one holding a secret is not kept.
+	for (const name in value) {
+		if (mayHoldSecret(name, secrets, shortest, depth + 1)) return true;
+		const entry = (value as Record<string, unknown>)[name];
+		if (mayHoldSecret(entry, secrets, shortest, depth + 1)) return true;
+	}
+	return false;
 }
 
 /**
