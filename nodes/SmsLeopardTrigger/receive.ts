@@ -21,16 +21,28 @@ function refuse(context: IWebhookFunctions, code: number, message: string): IWeb
 	return { noWebhookResponse: true };
 }
 
-function requestOf(context: IWebhookFunctions): WebhookRequest {
+async function requestOf(context: IWebhookFunctions): Promise<WebhookRequest> {
 	const request = context.getRequestObject() as ReturnType<
 		IWebhookFunctions['getRequestObject']
 	> & {
 		rawBody?: Buffer;
+		readRawBody?: () => Promise<void>;
 	};
+	const parsed = context.getBodyData();
+	// n8n parses JSON, text, form and XML bodies, and leaves any other as raw bytes (version 1 of a
+	// webhook node; a later version would leave it unread): a report posted as
+	// application/octet-stream, or with no content type, is parsed here as a text body.
+	const empty = Object.keys(parsed ?? {}).length === 0;
+	const multipart = String(request.headers['content-type'] ?? '').startsWith('multipart/');
+	if (empty && !multipart && request.rawBody === undefined && request.readRawBody) {
+		// A stream n8n already drained cannot be read again: then there is nothing more to read.
+		await request.readRawBody().catch(() => undefined);
+	}
+	const unparsed = empty && request.rawBody !== undefined && request.rawBody.length > 0;
 	return {
 		// Parsed once here (a JSON or form text in a text body): the secret check, the reader and
 		// the kept body all read this.
-		body: parseWebhookBody(context.getBodyData()),
+		body: parseWebhookBody(unparsed ? request.rawBody : parsed),
 		headers: context.getHeaderData() as WebhookRequest['headers'],
 		query: context.getQueryData() as Record<string, unknown>,
 		rawBody: request.rawBody,
@@ -46,7 +58,7 @@ export async function receive(
 		dropRepeats?: boolean;
 		secretIn?: SecretPresentation;
 	};
-	const request = requestOf(context);
+	const request = await requestOf(context);
 	if (!carriesSecret(request, secret, options.secretIn ?? 'any')) {
 		// The same answer whatever was wrong: nothing tells a prober how close it came.
 		return refuse(context, 401, 'This post does not carry the SMSLeopard Trigger secret');

@@ -180,6 +180,24 @@ describe.each(selectedVersions())('SMSLeopard Trigger in n8n %s', (version) => {
 		]);
 	});
 
+	// n8n parses JSON, text, form and XML bodies; any other it reads but leaves unparsed.
+	it('a report posted as application/octet-stream, or with no content type, is received', async () => {
+		const trigger = await activeTrigger();
+		const post = async (id: string, headers: Record<string, string>) =>
+			await fetch(trigger.url, {
+				method: 'POST',
+				headers: { 'x-status-secret': SECRET, ...headers },
+				body: new TextEncoder().encode(JSON.stringify({ id, status: 'DELIVRD' })),
+			});
+		expect((await post('octet-1', { 'content-type': 'application/octet-stream' })).status).toBe(
+			200,
+		);
+		expect((await post('bare-1', {})).status).toBe(200);
+		const items = await receivedItems(trigger.id, 2);
+		expect(items.map((item) => item.messageId).sort()).toEqual(['bare-1', 'octet-1']);
+		expect(items.every((item) => item.outcome === 'delivered')).toBe(true);
+	});
+
 	it('a burst of 1,000 reports starts 1,000 executions, none lost, and 200 repeats start none', async () => {
 		const trigger = await activeTrigger();
 		const post = async (index: number) =>
