@@ -21,24 +21,16 @@ function refuse(context: IWebhookFunctions, code: number, message: string): IWeb
 	return { noWebhookResponse: true };
 }
 
-async function requestOf(context: IWebhookFunctions): Promise<WebhookRequest> {
+function requestOf(context: IWebhookFunctions): WebhookRequest {
 	const request = context.getRequestObject() as ReturnType<
 		IWebhookFunctions['getRequestObject']
 	> & {
 		rawBody?: Buffer;
-		readRawBody?: () => Promise<void>;
 	};
+	// n8n parses JSON, text, form and XML bodies and keeps any other only as raw bytes: a report
+	// posted as application/octet-stream, or with no content type, is parsed here as a text body.
 	const parsed = context.getBodyData();
-	// n8n parses JSON, text, form and XML bodies, and leaves any other as raw bytes (version 1 of a
-	// webhook node; a later version would leave it unread): a report posted as
-	// application/octet-stream, or with no content type, is parsed here as a text body.
-	const empty = Object.keys(parsed ?? {}).length === 0;
-	const multipart = String(request.headers['content-type'] ?? '').startsWith('multipart/');
-	if (empty && !multipart && request.rawBody === undefined && request.readRawBody) {
-		// A stream n8n already drained cannot be read again: then there is nothing more to read.
-		await request.readRawBody().catch(() => undefined);
-	}
-	const unparsed = empty && request.rawBody !== undefined && request.rawBody.length > 0;
+	const unparsed = Object.keys(parsed ?? {}).length === 0 && (request.rawBody?.length ?? 0) > 0;
 	return {
 		// Parsed once here (a JSON or form text in a text body): the secret check, the reader and
 		// the kept body all read this.
@@ -58,7 +50,7 @@ export async function receive(
 		dropRepeats?: boolean;
 		secretIn?: SecretPresentation;
 	};
-	const request = await requestOf(context);
+	const request = requestOf(context);
 	if (!carriesSecret(request, secret, options.secretIn ?? 'any')) {
 		// The same answer whatever was wrong: nothing tells a prober how close it came.
 		return refuse(context, 401, 'This post does not carry the SMSLeopard Trigger secret');
