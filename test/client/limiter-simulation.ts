@@ -82,6 +82,11 @@ export interface Simulation {
 	processes?: number;
 	/** Which process runs execution e (default e % processes): uneven shares, as 6 + 4. */
 	processOf?: (execution: number) => number;
+	/**
+	 * When execution e starts, in ms after the first (default 0 for all). In the queue suite ten
+	 * executions posted at once started over about two seconds: workers take jobs one at a time.
+	 */
+	startOf?: (execution: number) => number;
 }
 
 export interface SimulationResult {
@@ -95,6 +100,10 @@ export interface SimulationResult {
 	starts: number[];
 	/** Start times of the requests the service refused. */
 	refusedAt: number[];
+	/** When each process's last call ended, in ms after the start. */
+	processDoneMs: number[];
+	/** Every accepted send: when it started, and which execution sent it. */
+	acceptedLog: Array<{ at: number; execution: number }>;
 }
 
 const sendAnswer = z.object({ id: z.number() });
@@ -105,6 +114,7 @@ export async function simulate(sim: Simulation): Promise<SimulationResult> {
 	const accepted = new Map<number, number>();
 	const starts: number[] = [];
 	const refusedAt: number[] = [];
+	const acceptedLog: SimulationResult['acceptedLog'] = [];
 	const transport: Transport = {
 		async request(request) {
 			starts.push(clock.now);
@@ -117,6 +127,7 @@ export async function simulate(sim: Simulation): Promise<SimulationResult> {
 				return { status: 429, headers, body: { message: 'rate limited' } };
 			}
 			accepted.set(item, (accepted.get(item) ?? 0) + 1);
+			acceptedLog.push({ at: clock.now - sim.latencyMs, execution: Math.floor(item / sim.sends) });
 			return { status: 200, headers: {}, body: { id: item } };
 		},
 	};
@@ -125,8 +136,11 @@ export async function simulate(sim: Simulation): Promise<SimulationResult> {
 		{ length: Math.max(1, sim.processes ?? 1) },
 		() => new AccountPacers(),
 	);
-	const callers = Array.from({ length: executions }, (_, execution) => {
-		const pacers = processes[(sim.processOf?.(execution) ?? execution) % processes.length];
+	const processOf = (execution: number) =>
+		(sim.processOf?.(execution) ?? execution) % processes.length;
+	// Each execution joins its process's account pacer when it starts, as in n8n.
+	const callerOf = (execution: number) => {
+		const pacers = processes[processOf(execution)];
 		const lease = sim.share
 			? pacers.join(
 					'account',
@@ -150,10 +164,12 @@ export async function simulate(sim: Simulation): Promise<SimulationResult> {
 			parallelCalls: sim.parallel,
 			pacer: lease?.pacer,
 		});
-	});
+	};
 	let failed = 0;
+	const begin = clock.now;
+	const processDoneMs = processes.map(() => 0);
 	// Each execution sends its own items: execution e has items e × sends to (e + 1) × sends - 1.
-	const next = callers.map((_, execution) => execution * sim.sends);
+	const next = Array.from({ length: executions }, (_, execution) => execution * sim.sends);
 	const worker = async (caller: ApiCaller, execution: number) => {
 		while (next[execution] < (execution + 1) * sim.sends) {
 			const item = next[execution]++;
@@ -170,19 +186,27 @@ export async function simulate(sim: Simulation): Promise<SimulationResult> {
 				failed += 1;
 			}
 		}
+		const owner = processOf(execution);
+		processDoneMs[owner] = Math.max(processDoneMs[owner], clock.now - begin);
 	};
-	const random = jest.spyOn(Math, 'random').mockImplementation(seededRandom(7));
-	const begin = clock.now;
+	const execution = async (index: number) => {
+		const delay = sim.startOf?.(index) ?? 0;
+		if (delay > 0) await clock.sleep(delay);
+		const caller = callerOf(index);
+		await Promise.all(
+			Array.from({ length: sim.parallel }, async () => await worker(caller, index)),
+		);
+	};
+	// Seeded, so the retries' jitter is the same every run. Swapped by hand, not with jest.spyOn,
+	// so that the sweep benchmark (bench/pacing-sweep.ts) runs the same code outside jest.
+	const realRandom = Math.random;
+	Math.random = seededRandom(7);
 	try {
 		await clock.run(
-			Promise.all(
-				callers.flatMap((caller, execution) =>
-					Array.from({ length: sim.parallel }, async () => await worker(caller, execution)),
-				),
-			),
+			Promise.all(Array.from({ length: executions }, async (_, index) => await execution(index))),
 		);
 	} finally {
-		random.mockRestore();
+		Math.random = realRandom;
 	}
 	return {
 		elapsedMs: clock.now - begin,
@@ -192,5 +216,7 @@ export async function simulate(sim: Simulation): Promise<SimulationResult> {
 		refusedAt,
 		doubles: [...accepted.values()].filter((count) => count > 1).length,
 		starts,
+		processDoneMs,
+		acceptedLog,
 	};
 }

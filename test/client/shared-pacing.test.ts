@@ -84,6 +84,34 @@ describe.each(LIMITERS)(
 	},
 );
 
+// In the queue suite the ten executions started over about two seconds (workers take jobs one at a
+// time), so most join their worker's pacer after it has met the limit and set its rate. Joining
+// mid-run must hand them that pacer, not a fresh one that meets the limit all over again.
+describe.each(LIMITERS)('10 executions starting over 2.5 s, two workers, %s', (_label, limiter) => {
+	it("each joins its worker's pacer when it starts: under 1 in 10 refused, 0 failed or twice", async () => {
+		const startOf = (execution: number) => (execution * 2500) / (EXECUTIONS - 1);
+		const result = await simulate({
+			limiter,
+			sends: SENDS_EACH,
+			parallel: 10,
+			executions: EXECUTIONS,
+			share: true,
+			processes: 2,
+			startOf,
+			latencyMs: 20,
+			startAt: 250,
+		});
+		expect(result.failed).toBe(0);
+		expect(result.doubles).toBe(0);
+		expect(result.requests - result.refused).toBe(EXECUTIONS * SENDS_EACH);
+		// Nobody sent before its execution started.
+		for (const { at, execution } of result.acceptedLog) {
+			expect(at - 250).toBeGreaterThanOrEqual(startOf(execution));
+		}
+		expect(result.refused).toBeLessThan(0.1 * EXECUTIONS * SENDS_EACH);
+	});
+});
+
 it("a user limit is the account's: two executions sharing it start at most that many a second", async () => {
 	const result = await simulate({
 		limiter: { model: 'sliding', perSecond: 1000 },
