@@ -12,6 +12,7 @@ import { reportsWorkflow } from '../e2e/workflows/trigger';
 import { type Sandbox, type SandboxOptions, TEMPLATES, startSandbox } from '../sandbox';
 import { busiestWindow } from '../sandbox/limiters';
 import { killGroup } from './cluster/services';
+import { perWorkerSeconds } from './per-worker-seconds';
 import { type QueueCluster, startQueueCluster } from './cluster/queue-cluster';
 import {
 	binaryHeaderWorkflow,
@@ -292,9 +293,18 @@ it.each(MANY_EXECUTIONS_LIMITERS)(
 		expect(failures).toEqual([]);
 		expect(responses.map((response) => response.status)).toEqual(Array(10).fill(200));
 		let failedItems = 0;
+		const byProcess = executionsByProcess();
+		// Which worker ran each execution, by the prefix of its recipients (+25474<run>0...).
+		const workerOfPrefix = new Map<string, string>();
 		for (const execution of executions) {
 			const { runData } = await rest.execution(execution.id);
-			failedItems += nodeItems(runData, 'Send').filter((item) => item.error !== undefined).length;
+			const items = nodeItems(runData, 'Send');
+			failedItems += items.filter((item) => item.error !== undefined).length;
+			const prefix = /\+25474\d0/.exec(JSON.stringify(items[0] ?? {}))?.[0];
+			const worker = cluster.workers.find((entry) =>
+				byProcess[entry.name].includes(execution.id),
+			)?.name;
+			if (prefix && worker) workerOfPrefix.set(prefix, worker);
 		}
 		expect(failedItems).toBe(0);
 		expect(sandbox.state.sentMessages).toHaveLength(2000);
@@ -306,7 +316,6 @@ it.each(MANY_EXECUTIONS_LIMITERS)(
 		const admitted = { sliding: 100, tokenBucket: 100 + (limiter.rateLimitBurst ?? 0) };
 		const most = admitted[limiter.rateLimitModel as keyof typeof admitted];
 		if (most !== undefined) expect(busiestSecond()).toBeLessThanOrEqual(most);
-		const byProcess = executionsByProcess();
 		const ids = executions.map((execution) => execution.id);
 		const perWorker = cluster.workers.map(
 			(worker) => byProcess[worker.name].filter((entry) => ids.includes(entry)).length,
@@ -315,7 +324,14 @@ it.each(MANY_EXECUTIONS_LIMITERS)(
 		console.log(
 			`queue mode, ${label}: 10 executions x ${perExecution} sends at once in ${(elapsedMs / 1000).toFixed(1)} s ` +
 				`(${(elapsedMs / 20_000).toFixed(2)}x the ideal 20 s; sends from first to last ${(parallelMsOf() / 1000).toFixed(1)} s), ` +
-				`${refused} x 429, busiest second ${busiestSecond()}, per worker ${perWorker.join(' + ')} executions`,
+				`${refused} x 429, busiest second ${busiestSecond()}, per worker ${perWorker.join(' + ')} executions; ` +
+				`sends per second, worker 1/worker 2: ` +
+				perWorkerSeconds(
+					sandbox.state.sentMessages,
+					sandbox.requests,
+					cluster.workers.map((worker) => worker.name),
+					(destination) => workerOfPrefix.get(destination.slice(0, 8)),
+				),
 		);
 	},
 );
