@@ -36,11 +36,11 @@ export function perWorkerSeconds(
 		if (worker >= 0) at(message.at).perWorker[worker] += 1;
 	}
 	for (const request of refused) if (request.status === 429) at(request.receivedAt).refused += 1;
-	return seconds
-		.map((second, index) => {
-			const counts = (second ?? { perWorker: workers.map(() => 0) }).perWorker.join('/');
-			const refusals = second?.refused ? ` (${second.refused} x 429)` : '';
-			return `${index}s ${counts}${refusals}`;
-		})
-		.join(', ');
+	// Array.from visits the seconds nothing happened in (a quota's wait), which map skips.
+	return Array.from({ length: seconds.length }, (_, index) => {
+		const second = seconds[index] as (typeof seconds)[number] | undefined;
+		const counts = (second?.perWorker ?? workers.map(() => 0)).join('/');
+		const refusals = second?.refused ? ` (${second.refused} x 429)` : '';
+		return `${index}s ${counts}${refusals}`;
+	}).join(', ');
 }
