@@ -14,13 +14,16 @@
  *
  *   BENCH_PACING_SEEDS (default 48)
  */
-import { simulate, type SimulationResult } from '../test/client/limiter-simulation';
+import {
+	SENDS_EACH,
+	TEN_EXECUTIONS as EXECUTIONS,
+	type SimulationResult,
+	simulateTenExecutions,
+} from '../test/client/limiter-simulation';
 import { mulberry32 } from '../test/sandbox/faults';
 import type { LimiterSettings } from '../test/sandbox/limiters';
 
 const LIMIT = 100;
-const EXECUTIONS = 10;
-const SENDS_EACH = 200;
 const IDEAL_MS = ((EXECUTIONS * SENDS_EACH) / LIMIT) * 1000;
 const GOAL = 1.2;
 
@@ -48,16 +51,11 @@ function scenario(seed: number): Scenario {
 }
 
 async function run(limiter: LimiterSettings, at: Scenario): Promise<SimulationResult> {
-	return await simulate({
+	return await simulateTenExecutions({
 		limiter,
-		sends: SENDS_EACH,
-		parallel: 10,
-		executions: EXECUTIONS,
-		share: true,
 		processes: 2,
 		processOf: at.processOf,
 		startOf: at.startOf,
-		latencyMs: 20,
 		startAt: 250 + at.seed * 37,
 		timerLateMs: at.seed % 2 === 1 ? 2 : 0,
 	});
@@ -68,7 +66,7 @@ function secondBySecond(result: SimulationResult, at: Scenario): string {
 	const first = Math.min(...result.starts);
 	const lines: string[] = [];
 	for (let second = 0; second * 1000 < result.elapsedMs; second++) {
-		const inSecond = (at: number) => Math.floor((at - first) / 1000) === second;
+		const inSecond = (time: number) => Math.floor((time - first) / 1000) === second;
 		const sent = result.acceptedLog.filter((entry) => inSecond(entry.at));
 		const perWorker = [0, 1].map(
 			(worker) => sent.filter((entry) => at.processOf(entry.execution) === worker).length,

@@ -220,3 +220,28 @@ export async function simulate(sim: Simulation): Promise<SimulationResult> {
 		acceptedLog,
 	};
 }
+
+/**
+ * Issue 26's "many executions, one account": 10 executions of 200 sends, 10 in parallel each, 20 ms
+ * round trips, each sharing its process's account pacer. The shared-pacing tests and the queue-mode
+ * sweep (bench/pacing-sweep.ts) run this one shape; they choose the limiter, the processes, where
+ * and when each execution starts, and the clock.
+ */
+export const TEN_EXECUTIONS = 10;
+export const SENDS_EACH = 200;
+
+export async function simulateTenExecutions(
+	options: Pick<
+		Simulation,
+		'limiter' | 'processes' | 'processOf' | 'startOf' | 'startAt' | 'timerLateMs'
+	>,
+): Promise<SimulationResult> {
+	return await simulate({
+		sends: SENDS_EACH,
+		parallel: 10,
+		executions: TEN_EXECUTIONS,
+		share: true,
+		latencyMs: 20,
+		...options,
+	});
+}

@@ -5,11 +5,14 @@
 import { AccountPacers } from '../../nodes/SmsLeopard/client/account-pacers';
 import { Pacer } from '../../nodes/SmsLeopard/client/pacing';
 import { type LimiterSettings, busiestWindow } from '../sandbox/limiters';
-import { simulate } from './limiter-simulation';
+import {
+	SENDS_EACH,
+	TEN_EXECUTIONS as EXECUTIONS,
+	simulate,
+	simulateTenExecutions,
+} from './limiter-simulation';
 
 const LIMIT = 100;
-const EXECUTIONS = 10;
-const SENDS_EACH = 200;
 const IDEAL_MS = ((EXECUTIONS * SENDS_EACH) / LIMIT) * 1000;
 
 const LIMITERS: Array<[string, LimiterSettings]> = [
@@ -30,17 +33,7 @@ async function tenExecutions(
 	startAt: number,
 	processOf?: (execution: number) => number,
 ) {
-	const result = await simulate({
-		limiter,
-		sends: SENDS_EACH,
-		parallel: 10,
-		executions: EXECUTIONS,
-		share: true,
-		processes,
-		processOf,
-		latencyMs: 20,
-		startAt,
-	});
+	const result = await simulateTenExecutions({ limiter, processes, processOf, startAt });
 	expect(result.failed).toBe(0);
 	expect(result.doubles).toBe(0);
 	expect(result.requests - result.refused).toBe(EXECUTIONS * SENDS_EACH);
@@ -90,17 +83,7 @@ describe.each(LIMITERS)(
 describe.each(LIMITERS)('10 executions starting over 2.5 s, two workers, %s', (_label, limiter) => {
 	it("each joins its worker's pacer when it starts: under 1 in 10 refused, 0 failed or twice", async () => {
 		const startOf = (execution: number) => (execution * 2500) / (EXECUTIONS - 1);
-		const result = await simulate({
-			limiter,
-			sends: SENDS_EACH,
-			parallel: 10,
-			executions: EXECUTIONS,
-			share: true,
-			processes: 2,
-			startOf,
-			latencyMs: 20,
-			startAt: 250,
-		});
+		const result = await simulateTenExecutions({ limiter, processes: 2, startOf, startAt: 250 });
 		expect(result.failed).toBe(0);
 		expect(result.doubles).toBe(0);
 		expect(result.requests - result.refused).toBe(EXECUTIONS * SENDS_EACH);
