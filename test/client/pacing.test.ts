@@ -6,6 +6,7 @@ import {
 	Pacer,
 	QUIET_MS,
 	SHARED_PAUSE_MS,
+	STALE_AFTER_MS,
 } from '../../nodes/SmsLeopard/client/pacing';
 
 /** A virtual clock: sleeping moves time forward, so the test measures spacing without waiting. */
@@ -129,6 +130,31 @@ describe('Pacer', () => {
 			const steps = rates.slice(1).map((rate, i) => rate - rates[i]);
 			expect(steps[0]).toBeLessThan(0.05 * 100);
 			expect(rates.every((rate, i) => i === 0 || rate > rates[i - 1])).toBe(true);
+		});
+
+		it('after 2 s with no refusal, searches every quarter second, however close to the last limit', async () => {
+			const clock = virtualClock();
+			const pacer = new Pacer(clock.sleep, { now: clock.now });
+			await answeredCalls(pacer, clock, 100, 2);
+			pacer.finished(await pacer.wait(), 'rateLimited'); // 95/s
+			clock.advance(1500);
+			pacer.finished(await pacer.wait(), 'rateLimited'); // a limit measured over paced sending
+			const refusedAt = clock.now();
+			/** The adaptive rate after a call answered `ms` after the last refusal. */
+			const rateAnsweredAt = async (ms: number) => {
+				const ticket = await pacer.wait();
+				clock.advance(refusedAt + ms - clock.now());
+				pacer.finished(ticket, 'answered');
+				return pacer.adaptiveRate!;
+			};
+			const recovered = await rateAnsweredAt(QUIET_MS); // back to 95/s, well under 1.1 x 100
+			// Before 2 s, a quarter second after the last step is too soon...
+			expect(await rateAnsweredAt(QUIET_MS + DISCOVERY_QUIET_MS + 5)).toBe(recovered);
+			const stepped = await rateAnsweredAt(2 * QUIET_MS + 10);
+			expect(stepped).toBeGreaterThan(recovered);
+			// ...after it, a quarter second is enough: the other caller of this account may be gone.
+			expect(STALE_AFTER_MS).toBeLessThanOrEqual(2 * QUIET_MS);
+			expect(await rateAnsweredAt(2 * QUIET_MS + DISCOVERY_QUIET_MS + 20)).toBeGreaterThan(stepped);
 		});
 
 		it('a call accepted within the quiet period does not speed up', async () => {

@@ -7,7 +7,9 @@
  * - on a 429, the rate drops to a fraction of what the service had just accepted (multiplicative
  *   decrease), at most once per second, since calls already under way were sent at the old rate;
  * - after a quiet second with no 429, the rate creeps up again (additive increase), quickly back to
- *   the last rate known to pass, slowly beyond it, so a limit that rises is found again;
+ *   the last rate known to pass, slowly beyond it, so a limit that rises is found again; after 2 s
+ *   with no 429 at all, the limit is taken as stale and searched for every quarter second (another
+ *   worker pacing the same account may have stopped);
  * - if every caller is refused again right after a small decrease, the rate is cut deeper at once
  *   (one second can count up to twice a fixed window's limit, and a pacer that believes it stalls
  *   every caller near each window's end);
@@ -53,6 +55,15 @@ export const DISCOVERY_QUIET_MS = 250;
  * the limit for 2 to 5 s (queue suite, token bucket: up to 1.27 x the ideal time).
  */
 export const STALE_LIMIT_FACTOR = 1.1;
+/**
+ * A limit with no refusal for this long is stale too, however close the rate is to it: a worker
+ * whose partner stopped was creeping back at 2 % a second from its share (a third of the limit,
+ * say) and took 3 to 4 s to pass 1.1 x that share (queue mode on the virtual clock, bench:pacing:
+ * 2 s of the 2.3 to 3 s lost per run went in that tail). A pacer alone near the limit is refused
+ * every 2 to 4 s anyway. Shorter waits (1.5, 1.75 s) searched into fixed windows often enough to
+ * stall them (one process: up to 1.25 x); see CONTRIBUTING, "Queue mode on the virtual clock".
+ */
+export const STALE_AFTER_MS = 2000;
 /** Below the last rate known to pass, climb back by this factor per quiet period. */
 export const RECOVERY_FACTOR = 1.5;
 /**
@@ -101,6 +112,8 @@ export class Pacer {
 	private lastLimit = 0;
 	private lastDecreaseAt = -Infinity;
 	private previousDecreaseAt = -Infinity;
+	/** When the service last refused a call, whether or not that refusal lowered the rate. */
+	private lastRefusalAt = -Infinity;
 	/** Refusals since the last accepted call, and when they last added up to every caller. */
 	private refusedInARow = 0;
 	private lastStallAt = -Infinity;
@@ -210,6 +223,7 @@ export class Pacer {
 	/** Reports how a call that started with `ticket` ended. */
 	finished(ticket: CallTicket, outcome: CallOutcome): void {
 		if (outcome === 'rateLimited') {
+			this.lastRefusalAt = this.now();
 			this.decrease(ticket.startedAt);
 			this.countRefusal();
 		}
@@ -282,7 +296,8 @@ export class Pacer {
 	private increase(): void {
 		const now = this.now();
 		if (this.rate === undefined) return;
-		const stale = this.rate > STALE_LIMIT_FACTOR * this.lastLimit;
+		const stale =
+			this.rate > STALE_LIMIT_FACTOR * this.lastLimit || now - this.lastRefusalAt >= STALE_AFTER_MS;
 		const quietMs = this.limitMeasured && !stale ? QUIET_MS : DISCOVERY_QUIET_MS;
 		if (now - this.lastChangeAt < quietMs) return;
 		if (this.rate < this.knownGoodRate) {
