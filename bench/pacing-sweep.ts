@@ -70,6 +70,8 @@ async function run(limiter: LimiterSettings, at: Scenario): Promise<SimulationRe
 	});
 }
 
+const meanOf = (values: number[]) => values.reduce((sum, value) => sum + value, 0) / values.length;
+
 /** Seconds over the ideal lost in the opening, the middle and the tail (see the header). */
 function lostTime(result: SimulationResult, begin: number): [number, number, number] {
 	const firstDone = Math.min(...result.processDoneMs);
@@ -148,7 +150,7 @@ async function main(): Promise<void> {
 			}
 		}
 		ratios.sort((a, b) => a - b);
-		const mean = ratios.reduce((sum, ratio) => sum + ratio, 0) / ratios.length;
+		const mean = meanOf(ratios);
 		const missed = ratios.filter((ratio) => ratio > GOAL).length;
 		console.log(
 			`${label.padEnd(12)} mean ${mean.toFixed(3)} x, median ${ratios[Math.floor(ratios.length / 2)].toFixed(2)} x, ` +
@@ -160,7 +162,7 @@ async function main(): Promise<void> {
 	console.log('One process, 2,000 sends at 100/s, 72 runs per model (time / ideal 20 s)');
 	for (const [label, limiter] of MODELS) {
 		const single = await oneProcess(limiter);
-		const mean = single.reduce((sum, ratio) => sum + ratio, 0) / single.length;
+		const mean = meanOf(single);
 		const missed = single.filter((ratio) => ratio > GOAL).length;
 		console.log(
 			`${label.padEnd(12)} mean ${mean.toFixed(3)} x, slowest ${single[single.length - 1].toFixed(3)} x, ` +

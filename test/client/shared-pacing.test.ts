@@ -111,13 +111,8 @@ describe.each([
 		it(`reaches 90 sends a second within ${boundMs / 1000} s of the other worker's end`, async () => {
 			const startAt = 250;
 			const onFirst = (execution: number) => execution < 2;
-			const result = await simulate({
+			const result = await simulateTenExecutions({
 				limiter,
-				sends: SENDS_EACH,
-				parallel: 10,
-				latencyMs: 20,
-				executions: EXECUTIONS,
-				share: true,
 				processes: 2,
 				processOf: (execution) => (onFirst(execution) ? 0 : 1),
 				startOf: (execution) => (onFirst(execution) ? 0 : 1000),

@@ -58,7 +58,7 @@ export const STALE_LIMIT_FACTOR = 1.1;
 /**
  * A limit with no refusal for this long is stale too, however close the rate is to it: a worker
  * whose partner stopped was creeping back at 2 % a second from its share (a third of the limit,
- * say) and took 3 to 4 s to pass 1.1 x that share (queue mode on the virtual clock, bench:pacing:
+ * say) and took 3 to 5 s to pass 1.1 x that share (queue mode on the virtual clock, bench:pacing:
  * 2 s of the 2.3 to 3 s lost per run went in that tail). A pacer alone near the limit is refused
  * every 2 to 4 s anyway. Shorter waits (1.5, 1.75 s) searched into fixed windows often enough to
  * stall them (one process: up to 1.25 x); see CONTRIBUTING, "Queue mode on the virtual clock".
