@@ -134,7 +134,11 @@ async function main(): Promise<void> {
 					await benchLimiters(
 						folder,
 						server,
-						{ nodeDefault: sendIds.nodeDefault, httpRequestBest: id(sends.httpRequestBest) },
+						{
+							nodeDefault: sendIds.nodeDefault,
+							nodeKnownLimit: id(sends.nodeKnownLimit),
+							httpRequestBest: id(sends.httpRequestBest),
+						},
 						repeats,
 						log,
 					),

@@ -165,13 +165,21 @@ export const HTTP_SEND_VARIANTS = [
 ] as const;
 export type HttpSendVariant = (typeof HTTP_SEND_VARIANTS)[number];
 
+/** The share of a known limit the node's Max Requests per Second is set to in the limiter bench. */
+export const KNOWN_LIMIT_SHARE = 0.95;
+
 /** The sends of benchmarks 1 and 2: Code node items, then the sender under test. */
 export function sendWorkflows(
 	count: number,
 	target: { chatUrl: string; channel: string; authorization: string },
 	ratePerSecond = 100,
 ): Record<
-	'baseline' | 'nodeDefault' | 'nodeConcurrency50' | HttpSendVariant | 'httpRequestBest',
+	| 'baseline'
+	| 'nodeDefault'
+	| 'nodeConcurrency50'
+	| 'nodeKnownLimit'
+	| HttpSendVariant
+	| 'httpRequestBest',
 	WorkflowJson
 > {
 	const { chatUrl, channel, authorization } = target;
@@ -186,6 +194,12 @@ export function sendWorkflows(
 			'benchSendConc50',
 			`bench: node, 50 in parallel`,
 			sendNode({ concurrency: 50 }),
+		),
+		// As the README advises for a known limit: Max Requests per Second a few percent below it.
+		nodeKnownLimit: make(
+			'benchSendKnownLimit',
+			`bench: node, Max Requests per Second ${KNOWN_LIMIT_SHARE * ratePerSecond}`,
+			sendNode({ requestsPerSecond: KNOWN_LIMIT_SHARE * ratePerSecond }),
 		),
 		httpHeaderParameter: make(
 			'benchHttpHeaderParam',
