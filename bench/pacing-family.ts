@@ -1,0 +1,95 @@
+/**
+ * `npm run bench:pacing-family`: the pacer against limiters the sandbox does not run by default, on
+ * the virtual clock (test/client/limiter-simulation.ts: the client's real pacer and retries). The
+ * benchmarks and the queue suite use three settings (100/s; a token bucket's burst of 20); real
+ * gateways differ: nginx's `limit_req` is a token bucket whose burst is often 5 or none, others let a
+ * whole second's worth through at once. Each limiter runs 10 s worth of sends at its rate, at 20 and
+ * 100 ms of latency, 10 and 50 in parallel, 3 phases of a window, timers on time and 2 ms late (24
+ * runs), once at the node's defaults and once with Max Requests per Second set to the limit.
+ *
+ * Prints, per limiter and setting, the time over the ideal (the sends at the limit, or at Items in
+ * Parallel per round trip when that is slower): mean and slowest, runs over 1.2 x, and the 429s per
+ * run. Throws if any item failed or was sent twice: that must hold for every limiter, fast or slow.
+ */
+import { simulate } from '../test/client/limiter-simulation';
+import type { LimiterSettings } from '../test/sandbox/limiters';
+
+const GOAL = 1.2;
+const SECONDS_OF_SENDS = 10;
+
+const FAMILY: Array<[string, LimiterSettings]> = [20, 100].flatMap((perSecond) => [
+	[`sliding ${perSecond}/s`, { model: 'sliding', perSecond }],
+	[`fixed ${perSecond}/s`, { model: 'fixed', perSecond }],
+	...[5, 20, 100].map((burst): [string, LimiterSettings] => [
+		`token bucket ${perSecond}/s, burst ${burst}`,
+		{ model: 'tokenBucket', perSecond, burst },
+	]),
+]);
+
+interface Figures {
+	ratios: number[];
+	refused: number;
+}
+
+async function runFamilyMember(
+	limiter: LimiterSettings,
+	requestsPerSecond: number,
+): Promise<Figures> {
+	const perSecond = limiter.perSecond ?? 1;
+	const sends = perSecond * SECONDS_OF_SENDS;
+	const figures: Figures = { ratios: [], refused: 0 };
+	for (const latencyMs of [20, 100]) {
+		for (const parallel of [10, 50]) {
+			for (const startAt of [0, 300, 700]) {
+				for (const timerLateMs of [0, 2]) {
+					const result = await simulate({
+						limiter,
+						sends,
+						parallel,
+						latencyMs,
+						startAt,
+						timerLateMs,
+						requestsPerSecond,
+					});
+					if (result.failed > 0 || result.doubles > 0) {
+						throw new Error(
+							`${JSON.stringify(limiter)}: ${result.failed} failed, ${result.doubles} sent twice`,
+						);
+					}
+					const idealMs = Math.max(sends / perSecond, (sends * latencyMs) / parallel / 1000) * 1000;
+					figures.ratios.push(result.elapsedMs / idealMs);
+					figures.refused += result.refused;
+				}
+			}
+		}
+	}
+	return figures;
+}
+
+function describe(figures: Figures): string {
+	const { ratios } = figures;
+	const mean = ratios.reduce((sum, ratio) => sum + ratio, 0) / ratios.length;
+	const slowest = Math.max(...ratios);
+	const missed = ratios.filter((ratio) => ratio > GOAL).length;
+	return (
+		`mean ${mean.toFixed(3)} x, slowest ${slowest.toFixed(2)} x, over ${GOAL} x in ${missed} of ` +
+		`${ratios.length}, ${Math.round(figures.refused / ratios.length)} x 429 per run`
+	);
+}
+
+async function main(): Promise<void> {
+	console.log(
+		`Limiters beyond the sandbox's defaults, ${SECONDS_OF_SENDS} s of sends at each limit, 24 runs each (time / ideal)`,
+	);
+	for (const [label, limiter] of FAMILY) {
+		const defaults = await runFamilyMember(limiter, 0);
+		const capped = await runFamilyMember(limiter, limiter.perSecond ?? 0);
+		console.log(`${label.padEnd(27)} defaults: ${describe(defaults)}`);
+		console.log(`${''.padEnd(27)} Max Requests per Second at the limit: ${describe(capped)}`);
+	}
+}
+
+main().catch((error: unknown) => {
+	console.error(error);
+	process.exit(1);
+});
