@@ -15,8 +15,7 @@
  *   every caller near each window's end);
  * - the adaptive spacing counts from when each call was due, not from when a late timer let it go,
  *   so the small delays of a busy process do not add up into a slower rate;
- * - a requests-per-second limit the user set is never exceeded: no second holds more starts than it,
- *   and its spacing counts from due times too, so late timers do not slow it;
+ * - a requests-per-second limit the user set is never exceeded;
  * - with several callers in parallel, starts are also spread a fraction of a round trip apart, so
  *   answers do not arrive (and queue for the CPU) in bursts;
  * - when the service asks for a long wait (more than a second: a quota, not a rate), everyone waits.
@@ -93,21 +92,10 @@ const MAX_SPREAD_MS = 100;
  */
 const SPREAD_CATCH_UP = 4;
 const ROUND_TRIP_SAMPLES = 31;
-/**
- * Above this many requests per second, the user's limit is kept by its spacing alone (at most one
- * start more than the limit in a second), not by remembering a second's worth of starts.
- */
-const LIMIT_WINDOW_MAX = 10_000;
 const ACCEPTED_STARTS_KEPT = 4096;
 
 export class Pacer {
-	/** The due time of the last start under the user's own limit (see `nextStart`). */
-	private limitDueBase = -Infinity;
-	/**
-	 * The last starts, as many as the user's limit allows in one second: the next start waits until
-	 * the oldest is a second old, so no second ever holds more than the limit.
-	 */
-	private readonly limitWindow: RecentValues | undefined;
+	private lastStartAt = -Infinity;
 	/** The due time of the last start under the adaptive rate (see `nextStart`). */
 	private adaptiveDueBase = -Infinity;
 	/** The due time of the last start under the spread (see `nextStart`). */
@@ -150,9 +138,6 @@ export class Pacer {
 	) {
 		const rps = options.requestsPerSecond;
 		this.limitIntervalMs = rps && rps > 0 ? 1000 / rps : 0;
-		const perSecond = rps && rps >= 1 ? Math.floor(rps) : 0;
-		if (perSecond > 0 && perSecond <= LIMIT_WINDOW_MAX)
-			this.limitWindow = new RecentValues(perSecond);
 		this.parallelCalls = Math.max(1, Math.floor(options.parallelCalls ?? 1));
 		this.now = options.now ?? Date.now;
 	}
@@ -198,17 +183,12 @@ export class Pacer {
 			const now = this.now();
 			const due = this.dueAt();
 			if (due <= now) {
-				this.limitWindow?.add(now);
+				this.lastStartAt = now;
 				// A timer fires late in a busy process, a little every time. Counted from the actual
 				// start, that lateness would add up call after call (2 ms late timers cut 100/s by a
 				// sixth in the virtual-clock tests); counted from the due time, it does not. Only when
-				// the rate set the time, and for less than one interval: after a pause, or with no
-				// caller waiting, nothing is owed. The user's own limit the same way (a Max Requests per
-				// Second of 100 gave 83/s with timers 2 ms late), held to its count per second by
-				// `limitWindow`.
-				const limitDue = this.limitDueBase + this.limitIntervalMs;
-				const limitOwed = limitDue >= due && now - limitDue < this.limitIntervalMs;
-				this.limitDueBase = limitOwed ? limitDue : now;
+				// the adaptive rate set the time, and for less than one interval: after a pause, or with
+				// no caller waiting, nothing is owed.
 				const adaptiveDue = this.adaptiveDueBase + this.adaptiveIntervalMs;
 				const owed = adaptiveDue >= due && now - adaptiveDue < this.adaptiveIntervalMs;
 				this.adaptiveDueBase = owed ? adaptiveDue : now;
@@ -224,24 +204,16 @@ export class Pacer {
 	}
 
 	/**
-	 * When the next call may start: the user's own limit, the adaptive rate and the spread count from
-	 * their last due time; no second holds more starts than the user's limit.
+	 * When the next call may start: the user's own limit counts from the last actual start, so it is
+	 * never exceeded; the adaptive rate and the spread count from their last due time.
 	 */
 	private dueAt(): number {
 		return Math.max(
-			this.limitDueBase + this.limitIntervalMs,
-			this.limitWindowDue(),
+			this.lastStartAt + this.limitIntervalMs,
 			this.adaptiveDueBase + this.adaptiveIntervalMs,
 			this.spreadDueBase + this.spreadMs,
 			this.pausedUntil,
 		);
-	}
-
-	/** When the oldest of the last second's worth of starts is a second old (never, until full). */
-	private limitWindowDue(): number {
-		const window = this.limitWindow;
-		if (window === undefined || !window.full) return -Infinity;
-		return window.oldest + 1000;
 	}
 
 	private get adaptiveIntervalMs(): number {
@@ -365,15 +337,6 @@ class RecentValues {
 	private cursor = 0;
 
 	constructor(private readonly size: number) {}
-
-	get full(): boolean {
-		return this.values.length === this.size;
-	}
-
-	/** The oldest value kept (the next to be overwritten once full). */
-	get oldest(): number {
-		return this.values.length < this.size ? this.values[0] : this.values[this.cursor];
-	}
 
 	add(value: number): void {
 		if (this.values.length < this.size) {
