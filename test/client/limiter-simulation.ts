@@ -15,20 +15,26 @@ export class VirtualClock {
 	private timers: { at: number; seq: number; fire: () => void }[] = [];
 	private seq = 0;
 
+	private readonly random = mulberry32(7);
+
 	/**
 	 * `lateMs`: every timer fires this much after its time, as timers do in a busy n8n process (a
-	 * real run's event loop is never idle: items, answers, other callers).
+	 * real run's event loop is never idle: items, answers, other callers). `jitterMs`: and up to this
+	 * much more, differently each time (seeded), as in n8n, where a late start may be followed by one
+	 * on time.
 	 */
 	constructor(
 		start = 0,
 		private readonly lateMs = 0,
+		private readonly jitterMs = 0,
 	) {
 		this.now = start;
 	}
 
 	readonly sleep = async (ms: number): Promise<void> =>
 		await new Promise<void>((fire) => {
-			this.timers.push({ at: this.now + Math.max(0, ms) + this.lateMs, seq: this.seq++, fire });
+			const late = this.lateMs + (this.jitterMs > 0 ? this.jitterMs * this.random() : 0);
+			this.timers.push({ at: this.now + Math.max(0, ms) + late, seq: this.seq++, fire });
 		});
 
 	/** Drives time until `work` settles. */
@@ -68,6 +74,8 @@ export interface Simulation {
 	startAt?: number;
 	/** How late every timer fires (0: on time). */
 	timerLateMs?: number;
+	/** And up to this much later, differently for each timer (seeded). */
+	timerJitterMs?: number;
 	/**
 	 * Executions running at once against the same account, each with `sends` and `parallel` of its
 	 * own (default 1); `share` makes them pace through one account pacer, as executions of one n8n
@@ -109,7 +117,7 @@ export interface SimulationResult {
 const sendAnswer = z.object({ id: z.number() });
 
 export async function simulate(sim: Simulation): Promise<SimulationResult> {
-	const clock = new VirtualClock(sim.startAt ?? 0, sim.timerLateMs ?? 0);
+	const clock = new VirtualClock(sim.startAt ?? 0, sim.timerLateMs ?? 0, sim.timerJitterMs ?? 0);
 	const limiter = new Limiter(sim.limiter);
 	const accepted = new Map<number, number>();
 	const starts: number[] = [];

@@ -180,6 +180,28 @@ describe('Max Requests per Second', () => {
 		},
 	);
 
+	// nginx's limit_req without a burst refuses a request that comes sooner than 1 / rate after the
+	// previous one, whatever the count per second. In n8n a timer fires late by a different amount
+	// each time, so a pacer that made up a late start with a shorter gap met such a gateway's refusals
+	// (8-15 a run, 1.6-1.9 x the ideal time); the option keeps the whole interval between two starts.
+	it.each([[0], [2]])(
+		'a gateway that refuses any gap under 1 / limit (a token bucket of 1), the option 5 %% below, timers %i ms late and up to 4 ms more at random: no 429',
+		async (timerLateMs) => {
+			const result = await simulate({
+				limiter: { model: 'tokenBucket', perSecond: LIMIT, burst: 1 },
+				sends: 1000,
+				parallel: 10,
+				latencyMs: 20,
+				requestsPerSecond: 0.95 * LIMIT,
+				timerLateMs,
+				timerJitterMs: 4,
+			});
+			expect(result.refused).toBe(0);
+			expect(result.failed).toBe(0);
+			expect(result.doubles).toBe(0);
+		},
+	);
+
 	it('the option above the real limit: the adaptive rate still keeps under the limit', async () => {
 		const result = await simulate({
 			limiter: { model: 'tokenBucket', perSecond: LIMIT },

@@ -8,6 +8,7 @@ import {
 	SHARED_PAUSE_MS,
 	STALE_AFTER_MS,
 } from '../../nodes/SmsLeopard/client/pacing';
+import { mulberry32 } from '../sandbox/faults';
 
 /** A virtual clock: sleeping moves time forward, so the test measures spacing without waiting. */
 function virtualClock() {
@@ -54,6 +55,20 @@ describe('Pacer', () => {
 		const clock = virtualClock();
 		const pacer = new Pacer(clock.sleep, { requestsPerSecond: 4, now: clock.now });
 		expect(await startTimes(pacer, clock, 5)).toEqual([1000, 1250, 1500, 1750, 2000]);
+	});
+
+	it('never starts two calls closer than 1000 / requestsPerSecond, however late and uneven the timers', async () => {
+		for (const seed of [1, 2, 3]) {
+			const clock = virtualClock();
+			const random = mulberry32(seed);
+			// Late by 0 to 8 ms, differently each time: a late start may be followed by one on time.
+			const unevenSleep = async (ms: number) => await clock.sleep(ms + 8 * random());
+			const pacer = new Pacer(unevenSleep, { requestsPerSecond: 100, now: clock.now });
+			const starts = await startTimes(pacer, clock, 500);
+			const gaps = starts.slice(1).map((at, index) => at - starts[index]);
+			// A gateway that counts the gap (nginx's limit_req without burst) refuses anything closer.
+			expect(Math.min(...gaps)).toBeGreaterThanOrEqual(10);
+		}
 	});
 
 	it('without a limit and before any 429, lets calls through with no spacing', async () => {
