@@ -212,6 +212,38 @@ describe('Pacer', () => {
 			expect(clock.sleeps.some((ms) => ms > 10)).toBe(true);
 		});
 
+		it('a 429 that overtakes the answers of calls started before it waits for them to measure the rate', async () => {
+			const clock = virtualClock();
+			const pacer = new Pacer(clock.sleep, { now: clock.now });
+			const accepted = await Promise.all(Array.from({ length: 20 }, () => pacer.wait()));
+			const refused = await pacer.wait();
+			clock.advance(5);
+			pacer.finished(accepted[0], 'answered');
+			// The gateway's 429 comes back before the other 19 sends' answers.
+			pacer.finished(refused, 'rateLimited');
+			expect(pacer.adaptiveRate).toBeUndefined();
+			clock.advance(15);
+			for (const ticket of accepted.slice(1)) pacer.finished(ticket, 'answered');
+			// 20 accepted in the second before the refused start, not the 1 answered by then.
+			expect(pacer.adaptiveRate).toBeCloseTo(DECREASE_FACTOR * 20, 6);
+		});
+
+		it('a call that never answers holds a decrease back for a second at most', async () => {
+			const clock = virtualClock();
+			const pacer = new Pacer(clock.sleep, { now: clock.now });
+			const accepted = await Promise.all(Array.from({ length: 10 }, () => pacer.wait()));
+			const refused = await pacer.wait();
+			clock.advance(20);
+			for (const ticket of accepted.slice(1)) pacer.finished(ticket, 'answered');
+			pacer.finished(refused, 'rateLimited');
+			expect(pacer.adaptiveRate).toBeUndefined();
+			// accepted[0] hangs; other calls go on answering.
+			clock.advance(1_000);
+			pacer.finished(await pacer.wait(), 'answered');
+			// Measured without it: the 9 that answered.
+			expect(pacer.adaptiveRate).toBeCloseTo(DECREASE_FACTOR * 9, 6);
+		});
+
 		it('connection failures and refusals do not count as accepted calls', async () => {
 			const clock = virtualClock();
 			const pacer = new Pacer(clock.sleep, { now: clock.now });

@@ -92,6 +92,8 @@ const MAX_SPREAD_MS = 100;
  */
 const SPREAD_CATCH_UP = 4;
 const ROUND_TRIP_SAMPLES = 31;
+/** The longest a decrease waits for earlier calls to answer (see `noteRefusal`). */
+const COUNT_WAIT_MAX_MS = 1000;
 const ACCEPTED_STARTS_KEPT = 4096;
 
 export class Pacer {
@@ -124,6 +126,10 @@ export class Pacer {
 	/** When the adaptive rate was first set; a decrease a second after it measured paced sending. */
 	private pacedSince = Infinity;
 	private limitMeasured = false;
+	/** Calls started and not yet finished. */
+	private readonly inFlight = new Set<CallTicket>();
+	/** The earliest refused start that may lower the rate, waiting for the calls before it. */
+	private pendingRefusal: { startedAt: number; seenAt: number } | undefined;
 	private parallelCalls: number;
 	private readonly now: () => number;
 	/** Recent round trips, for the spread. */
@@ -197,7 +203,9 @@ export class Pacer {
 				const spreadDue = this.spreadDueBase + this.spreadMs;
 				const spreadOwed = now - spreadDue < SPREAD_CATCH_UP * this.spreadMs;
 				this.spreadDueBase = spreadOwed ? spreadDue : now;
-				return { startedAt: now };
+				const ticket = { startedAt: now };
+				this.inFlight.add(ticket);
+				return ticket;
 			}
 			await this.sleep(due - now);
 		}
@@ -222,16 +230,48 @@ export class Pacer {
 
 	/** Reports how a call that started with `ticket` ended. */
 	finished(ticket: CallTicket, outcome: CallOutcome): void {
+		this.inFlight.delete(ticket);
 		if (outcome === 'rateLimited') {
 			this.lastRefusalAt = this.now();
-			this.decrease(ticket.startedAt);
+			this.noteRefusal(ticket.startedAt);
+			this.decreaseOnceCounted();
 			this.countRefusal();
+			return;
 		}
-		if (outcome !== 'answered') return;
-		this.refusedInARow = 0;
-		this.acceptedStarts.add(ticket.startedAt);
-		this.recordRoundTrip(this.now() - ticket.startedAt);
-		this.increase();
+		if (outcome === 'answered') {
+			this.refusedInARow = 0;
+			this.acceptedStarts.add(ticket.startedAt);
+			this.recordRoundTrip(this.now() - ticket.startedAt);
+			this.increase();
+		}
+		this.decreaseOnceCounted();
+	}
+
+	/**
+	 * A refusal that can lower the rate waits for the calls started before it: a gateway answers a
+	 * 429 sooner than a send, and answers cross on the way, so when the first 429 comes the calls
+	 * accepted just before it may not have answered yet. Counted then, an opening of 20 accepted
+	 * and 30 refused measured 1 a second and crawled up from there for 4 s (virtual clock, timers
+	 * late by 0-1 ms at random).
+	 */
+	private noteRefusal(startedAt: number): void {
+		const now = this.now();
+		// Calls sent before the last decrease, or within a second of it, say nothing new.
+		if (startedAt < this.lastDecreaseAt || now - this.lastDecreaseAt < DECREASE_GAP_MS) return;
+		const pending = this.pendingRefusal;
+		if (pending === undefined || startedAt < pending.startedAt)
+			this.pendingRefusal = { startedAt, seenAt: pending?.seenAt ?? now };
+	}
+
+	/** Applies a pending refusal's decrease once the calls started before it have answered. */
+	private decreaseOnceCounted(): void {
+		const pending = this.pendingRefusal;
+		if (pending === undefined) return;
+		const uncounted = [...this.inFlight].some((call) => call.startedAt <= pending.startedAt);
+		// A call that never answers does not hold the decrease back for long.
+		if (uncounted && this.now() - pending.seenAt < COUNT_WAIT_MAX_MS) return;
+		this.pendingRefusal = undefined;
+		this.decrease(pending.startedAt);
 	}
 
 	/**
