@@ -27,6 +27,8 @@ export const LIMITER_CASES: Array<{
 	limiter: LimiterSettings;
 	/** Left out of the default run to keep the full bench near 20 minutes; BENCH_LIMITERS adds it. */
 	optIn?: boolean;
+	/** How long the server takes to answer a 429 (default: as long as a send). */
+	refusalLatencyMs?: number;
 }> = [
 	{
 		key: 'sliding',
@@ -44,6 +46,14 @@ export const LIMITER_CASES: Array<{
 		key: 'tokenBucket',
 		label: 'token bucket, burst 20',
 		limiter: { model: 'tokenBucket', perSecond: RATE_LIMIT, burst: 20 },
+	},
+	{
+		// A gateway's 429 comes back at once, before the answers of sends accepted just before it.
+		key: 'tokenBucketFastRefusals',
+		label: 'token bucket, burst 20, 429s answered at once',
+		limiter: { model: 'tokenBucket', perSecond: RATE_LIMIT, burst: 20 },
+		refusalLatencyMs: 0,
+		optIn: true,
 	},
 	{
 		// A real per-minute quota (6,000 at 100/s) is never met by 2,000 sends: scaled to a 10 s window
@@ -116,6 +126,7 @@ export async function benchLimiters(
 				(runs[`${entry.key}.${variant.key}`] ??= []).push(
 					await runSends(folder, server, variant.id, {
 						limiter: entry.limiter,
+						refusalLatencyMs: entry.refusalLatencyMs,
 						// Bounded: a regression is reported, not waited out.
 						timeoutMs: 3 * goalMs + 60_000,
 					}),

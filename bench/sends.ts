@@ -84,11 +84,17 @@ export async function runSends(
 	workflowId: string,
 	options: {
 		limiter?: LimiterSettings;
+		/** How long a 429 takes (default: the latency of every answer). */
+		refusalLatencyMs?: number;
 		timeoutMs?: number;
 		count?: number;
 	} = {},
 ): Promise<SendRun> {
-	await server.reset({ latencyMs: LATENCY_MS, limiter: options.limiter });
+	await server.reset({
+		latencyMs: LATENCY_MS,
+		refusalLatencyMs: options.refusalLatencyMs,
+		limiter: options.limiter,
+	});
 	const run: MeasuredRun = await executeMeasured(folder, workflowId, {
 		timeoutMs: options.timeoutMs,
 	});

@@ -12,6 +12,11 @@ export interface ReplyServerConfig {
 
 export interface ReplyRunOptions {
 	latencyMs: number;
+	/**
+	 * How long a 429 takes (default: latencyMs). A gateway refuses before the service does any
+	 * work, so its 429s commonly come back sooner than a send's answer, and overtake it.
+	 */
+	refusalLatencyMs?: number;
 	/** One limiter per host, as the sandbox has. */
 	limiter?: LimiterSettings;
 }

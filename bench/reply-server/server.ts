@@ -195,6 +195,7 @@ function reply(
 	status: number,
 	body: string,
 	headers: Record<string, string> = JSON_HEADERS,
+	latencyMs = run.latencyMs,
 ): void {
 	const send = () => {
 		res.writeHead(status, headers);
@@ -206,7 +207,7 @@ function reply(
 			answered += 1;
 		}
 	};
-	if (run.latencyMs > 0) setTimeout(send, run.latencyMs);
+	if (latencyMs > 0) setTimeout(send, latencyMs);
 	else send();
 }
 
@@ -228,7 +229,13 @@ function listener(host: 'chat' | 'contacts') {
 				refusedAt.push(now);
 				const headers: Record<string, string> = { ...JSON_HEADERS };
 				if (refusal.retryAfter !== null) headers['retry-after'] = refusal.retryAfter;
-				reply(res, 429, '{"message":"Too Many Requests"}', headers);
+				reply(
+					res,
+					429,
+					'{"message":"Too Many Requests"}',
+					headers,
+					run.refusalLatencyMs ?? run.latencyMs,
+				);
 				return;
 			}
 			if (req.method === 'POST') receivedAt.push(now);

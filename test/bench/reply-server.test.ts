@@ -176,6 +176,25 @@ describe('the reply server of the benchmarks', () => {
 		expect(stats.receivedAt).toHaveLength(8 - refused.length);
 	});
 
+	it('answers a 429 at once when told to, before sends accepted just before it', async () => {
+		// A gateway refuses before the service does any work: its 429 overtakes earlier sends.
+		await server.reset({
+			latencyMs: 300,
+			refusalLatencyMs: 0,
+			limiter: { model: 'tokenBucket', perSecond: 0.001, burst: 2 },
+		});
+		const path = `/v1/${sandbox.channel}/send`;
+		const order: number[] = [];
+		const sends = Array.from({ length: 3 }, (_, index) =>
+			post(server.chatUrl, path, templateSend(`+2547100000${20 + index}`)).then((answer) => {
+				order.push(answer.status);
+				return answer;
+			}),
+		);
+		await Promise.all(sends);
+		expect(order).toEqual([429, 200, 200]);
+	});
+
 	it('measures its own CPU since the last reset', async () => {
 		for (let index = 0; index < 20; index++) {
 			await post(server.chatUrl, `/v1/${sandbox.channel}/send`, templateSend(`+25471000${index}`));
