@@ -2,8 +2,8 @@
  * 2,000 sends under each limiter model an API gateway commonly uses (limit 100/s), this node at its
  * defaults and with Max Requests per Second a few percent below the limit (as the README advises
  * when the limit is known), beside n8n's HTTP Request node at its best for a known limit (batches of
- * 100 a second, Retry On Fail). Runs interleaved: each repeat runs every case and variant once, so drift on a
- * shared machine hits all alike; figures are medians with min–max.
+ * 100 a second, Retry On Fail). Runs interleaved: each repeat runs every case and variant once, so
+ * drift on a shared machine hits all alike; figures are medians with min–max.
  */
 import type { UserFolder } from '../test/e2e/harness';
 import type { LimiterSettings } from '../test/sandbox/limiters';

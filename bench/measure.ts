@@ -89,6 +89,9 @@ export function inTurn<T>(variants: readonly T[], repeat: number): T[] {
 	return order;
 }
 
+export const meanOf = (values: number[]): number =>
+	values.reduce((sum, value) => sum + value, 0) / values.length;
+
 export function median(values: number[]): number {
 	const sorted = [...values].sort((a, b) => a - b);
 	const middle = Math.floor(sorted.length / 2);

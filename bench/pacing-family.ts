@@ -5,9 +5,9 @@
  * gateways differ: nginx's `limit_req` is a token bucket whose burst is often 5 or none (a burst of
  * 1 here: any request sooner than 1 / rate after the last is refused), others let a whole second's
  * worth through at once. Each limiter runs 10 s worth of sends at its rate, at 20 and 100 ms of
- * latency, 10 and 50 in parallel, 3 phases of a window, timers on time and 2 ms late, each up to 2
- * ms more at random (24 runs), once at the node's defaults and once with Max Requests per Second
- * set 5 % below the limit, as the README advises.
+ * latency, 10 and 50 in parallel, 3 phases of a window, timers on time and 1 ms late, each up to
+ * TIMER_JITTER_MS more at random (24 runs), once at the node's defaults and once with Max Requests
+ * per Second set 5 % below the limit, as the README advises.
  *
  * Prints, per limiter and setting, the time over the ideal (the sends at the limit, or at Items in
  * Parallel per round trip when that is slower): mean and slowest, runs over 1.2 x, and the 429s per
@@ -15,6 +15,7 @@
  */
 import { simulate } from '../test/client/limiter-simulation';
 import type { LimiterSettings } from '../test/sandbox/limiters';
+import { meanOf } from './measure';
 import { KNOWN_LIMIT_SHARE } from './workflows';
 
 const GOAL = 1.2;
@@ -74,7 +75,7 @@ async function runFamilyMember(
 
 function describe(figures: Figures): string {
 	const { ratios } = figures;
-	const mean = ratios.reduce((sum, ratio) => sum + ratio, 0) / ratios.length;
+	const mean = meanOf(ratios);
 	const slowest = Math.max(...ratios);
 	const missed = ratios.filter((ratio) => ratio > GOAL).length;
 	return (

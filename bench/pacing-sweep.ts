@@ -28,6 +28,7 @@ import {
 } from '../test/client/limiter-simulation';
 import { mulberry32 } from '../test/sandbox/faults';
 import type { LimiterSettings } from '../test/sandbox/limiters';
+import { meanOf } from './measure';
 
 const LIMIT = 100;
 const IDEAL_MS = ((EXECUTIONS * SENDS_EACH) / LIMIT) * 1000;
@@ -69,8 +70,6 @@ async function run(limiter: LimiterSettings, at: Scenario): Promise<SimulationRe
 		timerLateMs: at.seed % 2 === 1 ? 2 : 0,
 	});
 }
-
-const meanOf = (values: number[]) => values.reduce((sum, value) => sum + value, 0) / values.length;
 
 /** Seconds over the ideal lost in the opening, the middle and the tail (see the header). */
 function lostTime(result: SimulationResult, begin: number): [number, number, number] {

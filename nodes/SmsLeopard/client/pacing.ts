@@ -263,13 +263,22 @@ export class Pacer {
 			this.pendingRefusal = { startedAt, seenAt: pending?.seenAt ?? now };
 	}
 
+	/** Whether a call started at or before `at` has not finished yet. */
+	private startedInFlightBy(at: number): boolean {
+		for (const call of this.inFlight) if (call.startedAt <= at) return true;
+		return false;
+	}
+
 	/** Applies a pending refusal's decrease once the calls started before it have answered. */
 	private decreaseOnceCounted(): void {
 		const pending = this.pendingRefusal;
 		if (pending === undefined) return;
-		const uncounted = [...this.inFlight].some((call) => call.startedAt <= pending.startedAt);
 		// A call that never answers does not hold the decrease back for long.
-		if (uncounted && this.now() - pending.seenAt < COUNT_WAIT_MAX_MS) return;
+		if (
+			this.startedInFlightBy(pending.startedAt) &&
+			this.now() - pending.seenAt < COUNT_WAIT_MAX_MS
+		)
+			return;
 		this.pendingRefusal = undefined;
 		this.decrease(pending.startedAt);
 	}
@@ -283,11 +292,12 @@ export class Pacer {
 		this.pausedUntil = Math.max(this.pausedUntil, this.now() + ms);
 	}
 
-	/** A call started at `refusedAt` was refused: slow down to a share of what was being accepted. */
+	/**
+	 * A call started at `refusedAt` was refused: slow down to a share of what was being accepted.
+	 * Reached only through `noteRefusal`, which let through only refusals that say something new.
+	 */
 	private decrease(refusedAt: number): void {
 		const now = this.now();
-		// Calls sent before the last decrease, or within a second of it, say nothing new.
-		if (refusedAt < this.lastDecreaseAt || now - this.lastDecreaseAt < DECREASE_GAP_MS) return;
 		const accepted = this.acceptedRate(refusedAt);
 		// Nothing accepted yet, so nothing to measure: the refused call's own backoff does the waiting.
 		if (accepted === 0 && this.rate === undefined) return;
