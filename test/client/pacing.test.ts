@@ -9,6 +9,8 @@ import {
 	STALE_AFTER_MS,
 } from '../../nodes/SmsLeopard/client/pacing';
 import { mulberry32 } from '../sandbox/faults';
+import { Limiter } from '../sandbox/limiters';
+import { VirtualClock } from './limiter-simulation';
 
 /** A virtual clock: sleeping moves time forward, so the test measures spacing without waiting. */
 function virtualClock() {
@@ -170,6 +172,38 @@ describe('Pacer', () => {
 			// ...after it, a quarter second is enough: the other caller of this account may be gone.
 			expect(STALE_AFTER_MS).toBeLessThanOrEqual(2 * QUIET_MS);
 			expect(await rateAnsweredAt(2 * QUIET_MS + DISCOVERY_QUIET_MS + 20)).toBeGreaterThan(stepped);
+		});
+
+		// Ten callers sleep on the adaptive interval while answers come in; each answer after a quiet
+		// period raises the rate. A caller asleep through a rise was counted from the due time under
+		// the new, shorter interval, as if its timer had fired that much late: it started, and the
+		// next caller 2-8 ms after it, a burst that a gateway allowing none (nginx's limit_req without
+		// burst) refused at every step up (token bucket of 1 at 100/s: 2.5 x the ideal time).
+		it('a caller asleep through a rise of the rate owes nothing: no two starts closer than the interval', async () => {
+			const clock = new VirtualClock(1_000);
+			const pacer = new Pacer(clock.sleep, { parallelCalls: 10, now: () => clock.now });
+			const gateway = new Limiter({ model: 'sliding', perSecond: 60 });
+			const starts: Array<{ at: number; intervalMs: number }> = [];
+			let rises = 0;
+			const caller = async () => {
+				while (clock.now < 6_000) {
+					const ticket = await pacer.wait();
+					starts.push({ at: ticket.startedAt, intervalMs: pacer.intervalMs });
+					const refused = gateway.admit(ticket.startedAt) !== null;
+					await clock.sleep(20);
+					const before = pacer.adaptiveRate;
+					pacer.finished(ticket, refused ? 'rateLimited' : 'answered');
+					if (before !== undefined && (pacer.adaptiveRate ?? Infinity) > before) rises += 1;
+				}
+			};
+			await clock.run(Promise.all(Array.from({ length: 10 }, caller)));
+			// The run rose many times under the adaptive rate, with timers on time: nothing is owed.
+			expect(rises).toBeGreaterThan(5);
+			const paced = starts.filter(({ at }) => at >= starts.find((s) => s.intervalMs > 5)!.at);
+			const short = paced
+				.slice(1)
+				.filter(({ at, intervalMs }, index) => at - paced[index].at < intervalMs - 1e-9);
+			expect(short).toEqual([]);
 		});
 
 		it('a call accepted within the quiet period does not speed up', async () => {

@@ -185,6 +185,8 @@ export class Pacer {
 	}
 
 	private async nextStart(): Promise<CallTicket> {
+		/** The time this call's last timer was set for; undefined while it has not slept. */
+		let sleptUntil: number | undefined;
 		for (;;) {
 			const now = this.now();
 			const due = this.dueAt();
@@ -192,12 +194,17 @@ export class Pacer {
 				this.lastStartAt = now;
 				// A timer fires late in a busy process, a little every time. Counted from the actual
 				// start, that lateness would add up call after call (2 ms late timers cut 100/s by a
-				// sixth in the virtual-clock tests); counted from the due time, it does not. Only when
-				// the adaptive rate set the time, and for less than one interval: after a pause, or with
-				// no caller waiting, nothing is owed.
+				// sixth in the virtual-clock tests); counted from the due time, it does not. Only the
+				// lateness of the timer this call slept on is owed, when the adaptive rate set it, and
+				// less than one interval of it: a caller that did not wait (none was waiting), or one
+				// that slept through a rise of the rate, owes nothing. Counted from the due time under
+				// the new rate, a rise while a caller slept on the old interval let two calls start
+				// 2-8 ms apart, which a gateway allowing no burst refused at every step up.
 				const adaptiveDue = this.adaptiveDueBase + this.adaptiveIntervalMs;
-				const owed = adaptiveDue >= due && now - adaptiveDue < this.adaptiveIntervalMs;
-				this.adaptiveDueBase = owed ? adaptiveDue : now;
+				const dueFrom = sleptUntil === undefined ? undefined : Math.max(adaptiveDue, sleptUntil);
+				const owed =
+					dueFrom !== undefined && adaptiveDue >= due && now - dueFrom < this.adaptiveIntervalMs;
+				this.adaptiveDueBase = owed ? dueFrom : now;
 				// The spread the same way, owing a few intervals (SPREAD_CATCH_UP); after a longer gap
 				// nothing is owed, so no burst follows a quiet moment.
 				const spreadDue = this.spreadDueBase + this.spreadMs;
@@ -207,6 +214,7 @@ export class Pacer {
 				this.inFlight.add(ticket);
 				return ticket;
 			}
+			sleptUntil = due;
 			await this.sleep(due - now);
 		}
 	}
