@@ -56,6 +56,15 @@ export const LIMITER_CASES: Array<{
 		optIn: true,
 	},
 	{
+		// nginx's limit_req without burst: a request sooner than 1 / rate after the last one is
+		// refused, whatever the count per second, and the 429 comes back at once.
+		key: 'tokenBucketNoBurst',
+		label: 'token bucket, burst 1, 429s answered at once',
+		limiter: { model: 'tokenBucket', perSecond: RATE_LIMIT, burst: 1 },
+		refusalLatencyMs: 0,
+		optIn: true,
+	},
+	{
 		// A real per-minute quota (6,000 at 100/s) is never met by 2,000 sends: scaled to a 10 s window
 		// (1,000), the run meets it twice, with Retry-After waits of seconds as a per-minute quota gives.
 		key: 'perMinute',
