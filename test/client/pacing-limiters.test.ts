@@ -7,7 +7,7 @@ import {
 	type LimiterModel,
 	busiestWindow,
 } from '../sandbox/limiters';
-import { type SimulationResult, simulate } from './limiter-simulation';
+import { N8N_ARRIVAL_JITTER, type SimulationResult, simulate } from './limiter-simulation';
 
 const LIMIT = 100;
 const SENDS = 2000;
@@ -226,6 +226,34 @@ describe('Max Requests per Second', () => {
 			expect(result.doubles).toBe(0);
 		},
 	);
+
+	// In real n8n the same gateway refused requests sent by that very setting (BENCH_LIMITERS=
+	// tokenBucketNoBurst: 14 x 429 at 95/s, 8 at 80/s): requests reach it unevenly, a few several
+	// milliseconds late (a busy event loop, a new connection each), so two sent 10.5 ms apart can
+	// arrive 8 ms apart. The simulation's arrival jitter is fitted to those runs.
+	it("the same gateway with arrivals as uneven as n8n's: some 429s even 5 % below, nothing lost or sent twice, the option still ahead", async () => {
+		const run = async (requestsPerSecond: number) =>
+			await simulate({
+				limiter: { model: 'tokenBucket', perSecond: LIMIT, burst: 1 },
+				sends: 1000,
+				parallel: 10,
+				latencyMs: 20,
+				requestsPerSecond,
+				timerLateMs: 1,
+				timerJitterMs: 1,
+				arrivalJitter: N8N_ARRIVAL_JITTER,
+			});
+		const [capped, defaults] = [await run(0.95 * LIMIT), await run(0)];
+		for (const result of [capped, defaults]) {
+			expect(result.refused).toBeGreaterThan(0);
+			expect(result.failed).toBe(0);
+			expect(result.doubles).toBe(0);
+		}
+		// Still paced at the source: the starts keep the whole interval; only the arrivals bunch.
+		const gaps = capped.starts.slice(1).map((at, index) => at - capped.starts[index]);
+		expect(Math.min(...gaps)).toBeGreaterThanOrEqual(1000 / (0.95 * LIMIT) - 1e-9);
+		expect(capped.elapsedMs).toBeLessThan(defaults.elapsedMs);
+	});
 
 	it('the option above the real limit: the adaptive rate still keeps under the limit', async () => {
 		const result = await simulate({
