@@ -7,7 +7,9 @@
  * worth through at once. Each limiter runs 10 s worth of sends at its rate, at 20 and 100 ms of
  * latency, 10 and 50 in parallel, 3 phases of a window, timers on time and 1 ms late, each up to
  * TIMER_JITTER_MS more at random (24 runs), once at the node's defaults and once with Max Requests
- * per Second set 5 % below the limit, as the README advises.
+ * per Second set 5 % below the limit, as the README advises; then both again with requests reaching
+ * the gateway as unevenly as from n8n (N8N_ARRIVAL_JITTER), which a gateway allowing no burst
+ * refuses even under that setting.
  *
  * Prints, per limiter and setting, the time over the ideal (the sends at the limit, or at Items in
  * Parallel per round trip when that is slower): mean and slowest, runs over 1.2 x, and the 429s per
