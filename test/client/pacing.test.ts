@@ -110,6 +110,26 @@ describe('Pacer', () => {
 			expect(starts[1] - starts[0]).toBeCloseTo(1000 / (DECREASE_FACTOR * 100), 6);
 		});
 
+		it('under Max Requests per Second, a 429 in the first second measures the time there was, not a whole second', async () => {
+			const clock = virtualClock();
+			const pacer = new Pacer(clock.sleep, { requestsPerSecond: 90, now: clock.now });
+			// Five calls paced at 90 a second, all accepted, then a refusal 56 ms into the run: that
+			// is 90 a second, not the 5 a second that counting over a whole second says.
+			await answeredCalls(pacer, clock, 5, 2);
+			pacer.finished(await pacer.wait(), 'rateLimited');
+			expect(pacer.adaptiveRate).toBeCloseTo(DECREASE_FACTOR * 90, 6);
+		});
+
+		it('without the setting, an opening refusal still measures what the second counted', async () => {
+			const clock = virtualClock();
+			const pacer = new Pacer(clock.sleep, { now: clock.now });
+			// Five calls at once, unpaced: a burst the gateway let through says nothing of its rate.
+			await answeredCalls(pacer, clock, 5, 0);
+			clock.advance(50);
+			pacer.finished(await pacer.wait(), 'rateLimited');
+			expect(pacer.adaptiveRate).toBeCloseTo(DECREASE_FACTOR * 5, 6);
+		});
+
 		it('slows down once for the calls already under way, and at most once a second', async () => {
 			const clock = virtualClock();
 			const pacer = new Pacer(clock.sleep, { now: clock.now });
