@@ -120,6 +120,18 @@ describe('Pacer', () => {
 			expect(pacer.adaptiveRate).toBeCloseTo(DECREASE_FACTOR * 90, 6);
 		});
 
+		it('that guess is corrected by the next refusal at once: the setting above a window filled early', async () => {
+			const clock = virtualClock();
+			const pacer = new Pacer(clock.sleep, { requestsPerSecond: 150, now: clock.now });
+			// A window of 100 a second, filled in 660 ms at 150 a second: the guess says 150.
+			await answeredCalls(pacer, clock, 100, 2);
+			pacer.finished(await pacer.wait(), 'rateLimited');
+			expect(pacer.adaptiveRate).toBeCloseTo(DECREASE_FACTOR * 150, 6);
+			// The window still full: the next call is refused too, and the second count (100) rules.
+			pacer.finished(await pacer.wait(), 'rateLimited');
+			expect(pacer.adaptiveRate).toBeCloseTo(DECREASE_FACTOR * 100, 6);
+		});
+
 		it('without the setting, an opening refusal still measures what the second counted', async () => {
 			const clock = virtualClock();
 			const pacer = new Pacer(clock.sleep, { now: clock.now });

@@ -115,6 +115,8 @@ export class Pacer {
 	/** The rate the service was accepting when it last refused: the limit, as far as we know. */
 	private lastLimit = 0;
 	private lastDecreaseAt = -Infinity;
+	/** Whether the last decrease scaled a count of less than a second (`scaledToRunAge`). */
+	private lastDecreaseGuessed = false;
 	private previousDecreaseAt = -Infinity;
 	/** When the service last refused a call, whether or not that refusal lowered the rate. */
 	private lastRefusalAt = -Infinity;
@@ -267,8 +269,10 @@ export class Pacer {
 	 */
 	private noteRefusal(startedAt: number): void {
 		const now = this.now();
-		// Calls sent before the last decrease, or within a second of it, say nothing new.
-		if (startedAt < this.lastDecreaseAt || now - this.lastDecreaseAt < DECREASE_GAP_MS) return;
+		// Calls sent before the last decrease, or within a second of it, say nothing new; unless that
+		// decrease measured less than a second, so a refusal right after it corrects the guess.
+		if (startedAt < this.lastDecreaseAt) return;
+		if (!this.lastDecreaseGuessed && now - this.lastDecreaseAt < DECREASE_GAP_MS) return;
 		const pending = this.pendingRefusal;
 		if (pending === undefined || startedAt < pending.startedAt)
 			this.pendingRefusal = { startedAt, seenAt: pending?.seenAt ?? now };
@@ -309,7 +313,9 @@ export class Pacer {
 	 */
 	private decrease(refusedAt: number): void {
 		const now = this.now();
-		const accepted = this.acceptedRate(refusedAt);
+		const counted = this.acceptedRate(refusedAt);
+		const accepted = this.scaledToRunAge(counted, refusedAt);
+		this.lastDecreaseGuessed = accepted !== counted;
 		// Nothing accepted yet, so nothing to measure: the refused call's own backoff does the waiting.
 		if (accepted === 0 && this.rate === undefined) return;
 		if (refusedAt - this.pacedSince >= 1000) this.limitMeasured = true;
@@ -374,15 +380,20 @@ export class Pacer {
 			this.rate = undefined;
 	}
 
-	/**
-	 * Calls per second the service accepted in the second before `at`. Under the user's own limit
-	 * the calls were paced from the first, so in a run younger than a second the count is scaled to
-	 * the time there was, up to that limit: counted over a whole second, the 5 calls accepted before
-	 * a 429 at 60 ms measured 5 a second, and the run crawled back up for 3 s (real n8n, a gateway
-	 * allowing no burst, the setting at 90).
-	 */
+	/** Calls per second the service accepted in the second before `at`. */
 	private acceptedRate(at: number): number {
-		const count = this.acceptedStarts.values.filter((t) => t <= at && at - t < 1000).length;
+		return this.acceptedStarts.values.filter((t) => t <= at && at - t < 1000).length;
+	}
+
+	/**
+	 * Under the user's own limit the calls were paced from the first, so in a run younger than a
+	 * second a count of accepted calls is scaled to the time there was, up to that limit: counted over
+	 * a whole second, the 5 calls accepted before a 429 early in the run measured 5 a second, and the
+	 * run crawled back up for 3 s (real n8n, a gateway allowing no burst, the setting at 90). It is a
+	 * guess (a window's count filled early says the opposite), so the next refusal may correct it at
+	 * once (`noteRefusal`).
+	 */
+	private scaledToRunAge(count: number, at: number): number {
 		const age = at - this.firstStartAt;
 		if (this.limitIntervalMs === 0 || this.rate !== undefined || !(age < 1000)) return count;
 		const limit = 1000 / this.limitIntervalMs;
