@@ -9,7 +9,8 @@
  * TIMER_JITTER_MS more at random (24 runs), once at the node's defaults and once with Max Requests
  * per Second set 5 % below the limit, as the README advises; then both again with requests reaching
  * the gateway as unevenly as from n8n (N8N_ARRIVAL_JITTER), which a gateway allowing no burst
- * refuses even under that setting.
+ * refuses even under that setting; and with the setting 50 % above the limit (a user who believes
+ * it higher than it is), where the adaptive rate must still find the limit.
  *
  * Prints, per limiter and setting, the time over the ideal (the sends at the limit, or at Items in
  * Parallel per round trip when that is slower): mean and slowest, runs over 1.2 x, and the 429s per
@@ -108,6 +109,11 @@ async function main(): Promise<void> {
 			[
 				"5 % below, arrivals as uneven as n8n's",
 				await runFamilyMember(limiter, capAt, N8N_ARRIVAL_JITTER),
+			],
+			// A user who believes the limit higher than it is: the adaptive rate must still find it.
+			[
+				'Max Requests per Second 50 % above',
+				await runFamilyMember(limiter, 1.5 * (limiter.perSecond ?? 0)),
 			],
 		];
 		lines.forEach(([setting, figures], index) =>
