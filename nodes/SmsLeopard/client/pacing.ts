@@ -5,7 +5,9 @@
  * way TCP and gRPC's client-side throttling do (AIMD):
  * - no limit is assumed until the service refuses a call (429);
  * - on a 429, the rate drops to a fraction of what the service had just accepted (multiplicative
- *   decrease), at most once per second, since calls already under way were sent at the old rate;
+ *   decrease), at most once per second, since calls already under way were sent at the old rate
+ *   (in a run younger than a second under the user's own limit, what was accepted is scaled to the
+ *   time there was: a guess that the next 429 may correct at once);
  * - after a quiet second with no 429, the rate creeps up again (additive increase), quickly back to
  *   the last rate known to pass, slowly beyond it, so a limit that rises is found again; after 2 s
  *   with no 429 at all, the limit is taken as stale and searched for every quarter second (another
