@@ -31,11 +31,11 @@ export class VirtualClock {
 		this.now = start;
 	}
 
-	readonly sleep = async (ms: number): Promise<void> =>
-		await new Promise<void>((fire) => {
-			const late = this.lateMs + (this.jitterMs > 0 ? this.jitterMs * this.random() : 0);
-			this.timers.push({ at: this.now + Math.max(0, ms) + late, seq: this.seq++, fire });
-		});
+	/** A timer of n8n's: fires `ms` from now, plus the clock's lateness. */
+	readonly sleep = async (ms: number): Promise<void> => {
+		const late = this.lateMs + (this.jitterMs > 0 ? this.jitterMs * this.random() : 0);
+		await this.after(Math.max(0, ms) + late);
+	};
 
 	/** Resolves `ms` from now, exactly: a delay outside n8n's timers (the way to the gateway). */
 	readonly after = async (ms: number): Promise<void> =>

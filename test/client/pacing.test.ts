@@ -231,7 +231,8 @@ describe('Pacer', () => {
 			await clock.run(Promise.all(Array.from({ length: 10 }, caller)));
 			// The run rose many times under the adaptive rate, with timers on time: nothing is owed.
 			expect(rises).toBeGreaterThan(5);
-			const paced = starts.filter(({ at }) => at >= starts.find((s) => s.intervalMs > 5)!.at);
+			const pacedFrom = starts.find((start) => start.intervalMs > 5)!.at;
+			const paced = starts.filter(({ at }) => at >= pacedFrom);
 			const short = paced
 				.slice(1)
 				.filter(({ at, intervalMs }, index) => at - paced[index].at < intervalMs - 1e-9);
