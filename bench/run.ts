@@ -108,6 +108,8 @@ async function main(): Promise<void> {
 		baseline: id(sends.baseline),
 		nodeDefault: id(sends.nodeDefault),
 		nodeConcurrency50: id(sends.nodeConcurrency50),
+		bareSender: id(sends.bareSender),
+		bareSenderSpaced: id(sends.bareSenderSpaced),
 		httpHeaderParameter: id(sends.httpHeaderParameter),
 		httpHeaderAuth: id(sends.httpHeaderAuth),
 		httpBasicAuth: id(sends.httpBasicAuth),

@@ -20,6 +20,7 @@ import {
 } from './measure';
 import { type Section, goal, num } from './report';
 import { type Spread, compare, riseOver, showSpread, spread } from './spread';
+import { BARE_SPACING_MS } from './bare-sender';
 import { HTTP_SEND_VARIANTS, type HttpSendVariant, TARGET, destinations } from './workflows';
 
 /** BENCH_SENDS shrinks every send benchmark for a quick check of the bench itself. */
@@ -29,7 +30,12 @@ export const DEFAULT_CONCURRENCY = 10;
 export const RATE_LIMIT = 100;
 
 export type SendIds = Record<
-	'baseline' | 'nodeDefault' | 'nodeConcurrency50' | HttpSendVariant,
+	| 'baseline'
+	| 'nodeDefault'
+	| 'nodeConcurrency50'
+	| 'bareSender'
+	| 'bareSenderSpaced'
+	| HttpSendVariant,
 	string
 >;
 
@@ -171,6 +177,11 @@ export async function benchSends(
 		},
 		{ key: 'nodeDefault', label: 'SMSLeopard node, defaults (10 in parallel)' },
 		{ key: 'nodeConcurrency50', label: 'SMSLeopard node, 50 in parallel' },
+		{ key: 'bareSender', label: 'bare node (bare-sender.ts), 10 in flight, starts at once' },
+		{
+			key: 'bareSenderSpaced',
+			label: `bare node, 10 in flight, starts ${BARE_SPACING_MS} ms apart: n8n's own floor`,
+		},
 		...HTTP_SEND_VARIANTS.map((key) => ({ key, label: HTTP_LABELS[key] })),
 	];
 	const runs: Record<string, SendRun[]> = {};
@@ -211,6 +222,9 @@ export async function benchSends(
 	const conc50VsFastest = conc50.nodeMs / fastest.nodeMs;
 	const conc50VsHeaderAuth = conc50.nodeMs / headerAuth.nodeMs;
 	const defaultVsFloor = summary.nodeDefault.nodeMs / floorMs;
+	const bare = summary.bareSenderSpaced;
+	const bareVsFloor = bare.nodeMs / floorMs;
+	const bareAtOnce = summary.bareSender;
 	// The goal's floor takes the nominal latency; the server's timer fires a little later, and the
 	// floor at the latency it served says how much of the rest is the node's.
 	const served = median(summary.nodeDefault.runs.map((run) => run.check.servedLatencyMs));
@@ -226,6 +240,9 @@ export async function benchSends(
 			'"no measurable difference". The server is the reply server (bench/reply-server): precomputed',
 			'answers, no validation or logging, in its own process; server µs/req: its own CPU per request.',
 			`"sent once": every output item ok, and the server saw each of the ${SEND_COUNT.toLocaleString('en')} destinations exactly once.`,
+			// Not a goal: how much of the defaults' time over the floor is n8n's own, measured by a node
+			// that does nothing but send 10 at a time through n8n (bare-sender.ts).
+			`n8n's own floor at 10 in flight (the bare node, starts ${BARE_SPACING_MS} ms apart): ${showSpread(bare.seconds)} s = ${num(bareVsFloor, 2)}× N × latency / 10; the defaults against it: ${compare(summary.nodeDefault.seconds, bare.seconds, 's')}. With its 10 starts at once, the bare node takes ${showSpread(bareAtOnce.seconds)} s = ${num(bareAtOnce.nodeMs / floorMs, 2)}×.`,
 		],
 		columns: [
 			'variant',
@@ -274,6 +291,8 @@ export async function benchSends(
 				concurrency50RatioToFastestHttp: round(conc50VsFastest, 3),
 				concurrency50RatioToHeaderAuthHttp: round(conc50VsHeaderAuth, 3),
 				defaultRatioToFloor: round(defaultVsFloor, 3),
+				bareSenderSpacedRatioToFloor: round(bareVsFloor, 3),
+				bareSenderAtOnceRatioToFloor: round(bareAtOnce.nodeMs / floorMs, 3),
 			},
 		},
 	};

@@ -1,6 +1,6 @@
 /**
  * One n8n user folder for the whole bench: the packed package installed as n8n installs community
- * nodes, this node's credentials (one for the reply server the timing benchmarks use, one for the
+ * nodes (and beside it the bare sender, bare-sender.ts, a yardstick for n8n's own cost per send), this node's credentials (one for the reply server the timing benchmarks use, one for the
  * sandbox), and the HTTP Request node's Basic Auth and Header Auth credentials, and every benchmark
  * workflow imported in one go.
  */
@@ -10,6 +10,7 @@ import {
 	type UserFolder,
 	importCredentials,
 	importWorkflows,
+	installPackage,
 	packPackage,
 	removePackedTarball,
 	prepareUserFolder,
@@ -17,6 +18,7 @@ import {
 } from '../test/e2e/harness';
 import type { WorkflowJson } from '../test/e2e/harness';
 import type { Sandbox } from '../test/sandbox';
+import { packBareSender } from './bare-sender';
 import type { ReplyServer } from './reply-server';
 import {
 	BASIC_AUTH_CREDENTIAL,
@@ -34,9 +36,11 @@ export async function prepareBenchFolder(
 	// Fails with "run scripts/n8n/install-n8n.sh <version>" when the version is not installed.
 	resolveN8n(n8nVersion);
 	const tarball = packPackage();
+	const yardstick = packBareSender();
 	let folder: UserFolder | undefined;
 	try {
 		folder = await prepareUserFolder({ n8nVersion, packageTarball: tarball });
+		await installPackage(folder, yardstick);
 		const { apiKey, apiSecret } = sandbox.credentials;
 		await importCredentials(folder, [
 			{
@@ -67,5 +71,6 @@ export async function prepareBenchFolder(
 		throw error;
 	} finally {
 		removePackedTarball(tarball);
+		removePackedTarball(yardstick);
 	}
 }

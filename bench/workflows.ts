@@ -12,6 +12,7 @@ import {
 	workflow,
 } from '../test/e2e/workflows/build';
 import type { WorkflowJson } from '../test/e2e/harness';
+import { BARE_SENDER_TYPE, BARE_SPACING_MS } from './bare-sender';
 
 /** This node's credential for the timing benchmarks: the reply server's hosts. */
 export const SMSLEOPARD_CREDENTIAL = { id: 'benchSmsLeopard01', name: 'SMSLeopard bench' };
@@ -111,6 +112,28 @@ function sendNode(requestOptions: Record<string, unknown>): WorkflowNode {
 	});
 }
 
+/**
+ * The yardstick (bare-sender.ts): the same body, one expression per item, 10 requests in flight
+ * through n8n's httpRequestWithAuthentication with this node's credential, and nothing else; its
+ * starts at once, or `spacingMs` apart.
+ */
+function bareSenderNode(chatUrl: string, channel: string, spacingMs = 0): WorkflowNode {
+	return node(
+		TARGET,
+		BARE_SENDER_TYPE,
+		1,
+		{
+			url: `${chatUrl}/v1/${channel}/send`,
+			sender: SENDER,
+			template: TEMPLATE_ID,
+			destination: '={{ $json.phone }}',
+			inFlight: 10,
+			spacingMs,
+		},
+		{ credentials: { smsLeopardApi: SMSLEOPARD_CREDENTIAL } },
+	);
+}
+
 /** n8n's HTTP Request node posting the same send body, one request per item. */
 function httpSendNode(
 	chatUrl: string,
@@ -189,6 +212,8 @@ export function sendWorkflows(
 	| 'nodeDefault'
 	| 'nodeConcurrency50'
 	| 'nodeKnownLimit'
+	| 'bareSender'
+	| 'bareSenderSpaced'
 	| HttpSendVariant
 	| 'httpRequestBest',
 	WorkflowJson
@@ -211,6 +236,16 @@ export function sendWorkflows(
 			'benchSendKnownLimit',
 			`bench: node, Max Requests per Second ${KNOWN_LIMIT_SHARE * ratePerSecond}`,
 			sendNode({ requestsPerSecond: KNOWN_LIMIT_SHARE * ratePerSecond }),
+		),
+		bareSender: make(
+			'benchBareSender',
+			'bench: bare node, 10 in flight, starts at once',
+			bareSenderNode(chatUrl, channel),
+		),
+		bareSenderSpaced: make(
+			'benchBareSenderSpaced',
+			`bench: bare node, 10 in flight, starts ${BARE_SPACING_MS} ms apart`,
+			bareSenderNode(chatUrl, channel, BARE_SPACING_MS),
 		),
 		httpHeaderParameter: make(
 			'benchHttpHeaderParam',

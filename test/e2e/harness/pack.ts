@@ -1,7 +1,7 @@
 // Packs a package folder the way it is published (`npm pack` runs its prepack build), so the
 // suite installs exactly what users would get from npm.
 import { execFileSync } from 'child_process';
-import { mkdtempSync, rmSync } from 'fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'fs';
 import { tmpdir } from 'os';
 import * as path from 'path';
 
@@ -50,4 +50,27 @@ export function packedForThisFile(): () => string {
 		if (!tarball) throw new Error('the package is packed in beforeAll: use the getter in a test');
 		return tarball;
 	};
+}
+
+/**
+ * Writes and packs a throwaway community package of one node, `source` defining `className` in
+ * plain JavaScript, in a temp folder (never the repo) that `removePackedTarball` removes whole.
+ * Returns the tarball path.
+ */
+export function packOneNodePackage(name: string, className: string, source: string): string {
+	const dir = mkdtempSync(path.join(tmpdir(), 'n8n-pack-one-node-'));
+	const nodeFile = `dist/nodes/${className}/${className}.node.js`;
+	mkdirSync(path.dirname(path.join(dir, nodeFile)), { recursive: true });
+	writeFileSync(path.join(dir, nodeFile), source);
+	const manifest = {
+		name,
+		version: '0.0.1',
+		keywords: ['n8n-community-node-package'],
+		license: 'MIT',
+		files: ['dist'],
+		n8n: { n8nNodesApiVersion: 1, credentials: [], nodes: [nodeFile] },
+		peerDependencies: { 'n8n-workflow': '*' },
+	};
+	writeFileSync(path.join(dir, 'package.json'), JSON.stringify(manifest, null, 2));
+	return packPackage(dir, dir);
 }

@@ -1,11 +1,7 @@
 // A throwaway community package, written and packed in a temp folder (never the repo), whose node
 // reports whether modules n8n ships (zod, form-data, n8n-workflow) resolve from an installed
 // community package. It proves the harness loads packages before the real node exists.
-import { mkdirSync, mkdtempSync, writeFileSync } from 'fs';
-import { tmpdir } from 'os';
-import * as path from 'path';
-
-import { packPackage } from './pack';
+import { packOneNodePackage } from './pack';
 
 export const PROBE_TYPE = 'n8n-nodes-harness-probe.harnessProbe';
 
@@ -44,23 +40,5 @@ module.exports = { HarnessProbe };
 
 /** Writes and packs the probe package; returns the tarball path. */
 export function packProbePackage(): string {
-	const dir = mkdtempSync(path.join(tmpdir(), 'n8n-probe-pkg-'));
-	const nodeDir = path.join(dir, 'dist/nodes/HarnessProbe');
-	mkdirSync(nodeDir, { recursive: true });
-	writeFileSync(path.join(nodeDir, 'HarnessProbe.node.js'), nodeSource);
-	const manifest = {
-		name: 'n8n-nodes-harness-probe',
-		version: '0.0.1',
-		keywords: ['n8n-community-node-package'],
-		license: 'MIT',
-		files: ['dist'],
-		n8n: {
-			n8nNodesApiVersion: 1,
-			credentials: [],
-			nodes: ['dist/nodes/HarnessProbe/HarnessProbe.node.js'],
-		},
-		peerDependencies: { 'n8n-workflow': '*' },
-	};
-	writeFileSync(path.join(dir, 'package.json'), JSON.stringify(manifest, null, 2));
-	return packPackage(dir, dir);
+	return packOneNodePackage('n8n-nodes-harness-probe', 'HarnessProbe', nodeSource);
 }
