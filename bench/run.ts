@@ -110,6 +110,7 @@ async function main(): Promise<void> {
 		nodeConcurrency50: id(sends.nodeConcurrency50),
 		bareSender: id(sends.bareSender),
 		bareSenderSpaced: id(sends.bareSenderSpaced),
+		bareSenderPastN8n: id(sends.bareSenderPastN8n),
 		httpHeaderParameter: id(sends.httpHeaderParameter),
 		httpHeaderAuth: id(sends.httpHeaderAuth),
 		httpBasicAuth: id(sends.httpBasicAuth),

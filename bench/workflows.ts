@@ -117,7 +117,12 @@ function sendNode(requestOptions: Record<string, unknown>): WorkflowNode {
  * through n8n's httpRequestWithAuthentication with this node's credential, and nothing else; its
  * starts at once, or `spacingMs` apart.
  */
-function bareSenderNode(chatUrl: string, channel: string, spacingMs = 0): WorkflowNode {
+function bareSenderNode(
+	chatUrl: string,
+	channel: string,
+	spacingMs = 0,
+	pastN8n = false,
+): WorkflowNode {
 	return node(
 		TARGET,
 		BARE_SENDER_TYPE,
@@ -129,6 +134,7 @@ function bareSenderNode(chatUrl: string, channel: string, spacingMs = 0): Workfl
 			destination: '={{ $json.phone }}',
 			inFlight: 10,
 			spacingMs,
+			pastN8n,
 		},
 		{ credentials: { smsLeopardApi: SMSLEOPARD_CREDENTIAL } },
 	);
@@ -214,6 +220,7 @@ export function sendWorkflows(
 	| 'nodeKnownLimit'
 	| 'bareSender'
 	| 'bareSenderSpaced'
+	| 'bareSenderPastN8n'
 	| HttpSendVariant
 	| 'httpRequestBest',
 	WorkflowJson
@@ -246,6 +253,11 @@ export function sendWorkflows(
 			'benchBareSenderSpaced',
 			`bench: bare node, 10 in flight, starts ${BARE_SPACING_MS} ms apart`,
 			bareSenderNode(chatUrl, channel, BARE_SPACING_MS),
+		),
+		bareSenderPastN8n: make(
+			'benchBarePastN8n',
+			`bench: bare node, 10 in flight, starts ${BARE_SPACING_MS} ms apart, past n8n's HTTP stack`,
+			bareSenderNode(chatUrl, channel, BARE_SPACING_MS, true),
 		),
 		httpHeaderParameter: make(
 			'benchHttpHeaderParam',
