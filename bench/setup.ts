@@ -1,6 +1,7 @@
 /**
  * One n8n user folder for the whole bench: the packed package installed as n8n installs community
- * nodes (and beside it the bare sender, bare-sender.ts, a yardstick for n8n's own cost per send), this node's credentials (one for the reply server the timing benchmarks use, one for the
+ * nodes (and beside it the bare sender, bare-sender.ts, a yardstick for n8n's own cost per send),
+ * this node's credentials (one for the reply server the timing benchmarks use, one for the
  * sandbox), and the HTTP Request node's Basic Auth and Header Auth credentials, and every benchmark
  * workflow imported in one go.
  */

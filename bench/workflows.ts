@@ -115,7 +115,8 @@ function sendNode(requestOptions: Record<string, unknown>): WorkflowNode {
 /**
  * The yardstick (bare-sender.ts): the same body, one expression per item, 10 requests in flight
  * through n8n's httpRequestWithAuthentication with this node's credential, and nothing else; its
- * starts at once, or `spacingMs` apart.
+ * starts at once, or `spacingMs` apart. `pastN8n`: through Node's own http with a keep-alive agent
+ * instead, to measure n8n's HTTP stack (no node should send so: it skips n8n's checks).
  */
 function bareSenderNode(
 	chatUrl: string,
