@@ -98,7 +98,8 @@ async function main(): Promise<void> {
 		`Limiters beyond the sandbox's defaults, ${SECONDS_OF_SENDS} s of sends at each limit, 24 runs each (time / ideal)`,
 	);
 	for (const [label, limiter] of FAMILY) {
-		const capAt = KNOWN_LIMIT_SHARE * (limiter.perSecond ?? 0);
+		const limit = limiter.perSecond ?? 0;
+		const capAt = KNOWN_LIMIT_SHARE * limit;
 		const lines: Array<[string, Figures]> = [
 			['defaults', await runFamilyMember(limiter, 0)],
 			['Max Requests per Second 5 % below', await runFamilyMember(limiter, capAt)],
@@ -111,10 +112,7 @@ async function main(): Promise<void> {
 				await runFamilyMember(limiter, capAt, N8N_ARRIVAL_JITTER),
 			],
 			// A user who believes the limit higher than it is: the adaptive rate must still find it.
-			[
-				'Max Requests per Second 50 % above',
-				await runFamilyMember(limiter, 1.5 * (limiter.perSecond ?? 0)),
-			],
+			['Max Requests per Second 50 % above', await runFamilyMember(limiter, 1.5 * limit)],
 		];
 		lines.forEach(([setting, figures], index) =>
 			console.log(`${(index === 0 ? label : '').padEnd(27)} ${setting}: ${describe(figures)}`),
