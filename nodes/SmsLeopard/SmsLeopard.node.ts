@@ -5,7 +5,7 @@ import {
 	type INodeTypeDescription,
 	NodeConnectionTypes,
 } from 'n8n-workflow';
-import { properties } from './actions/resources';
+import { properties, subtitle } from './actions/resources';
 import { route } from './actions/router';
 import { listSearch, loadOptions, resourceMapping } from './methods';
 
@@ -21,7 +21,7 @@ export class SmsLeopard implements INodeType {
 		group: ['output'],
 		// 1.1: Define Below counts button positions from 1. 1.2: Include Input Fields on by default.
 		version: [1, 1.1, 1.2],
-		subtitle: '={{$parameter["operation"] + ": " + $parameter["resource"]}}',
+		subtitle,
 		description:
 			'Send SMS and WhatsApp templates, upload header media, manage contacts and groups, and read delivery reports and the balance with SMSLeopard',
 		// Used as it is by the editor's docs link; the codex link gets n8n's tracking query appended,

@@ -105,14 +105,14 @@ describe('the invariant checks catch what they guard against', () => {
 		});
 		expect(checkRun(run)).toEqual([]);
 		const summary = summaryOf(String(run.result?.error?.description));
-		expect(summary?.maybe).toContain('(index 1)');
-		expect(summary?.not).toContain('(index 2)');
+		expect(summary?.maybe).toContain('item 2');
+		expect(summary?.not).toContain('item 3');
 		const left = withDescription(run, (text) =>
 			text.replace(/^Maybe sent.*$/m, 'Maybe sent, the answer was lost: none.'),
 		);
 		expect(names(left)).toEqual(['one-outcome']);
 		const twice = withDescription(run, (text) =>
-			text.replace(/^(Not sent[^:]*\)): .*$/m, '$1: items 2-3 (indexes 1-2); safe to run again.'),
+			text.replace(/^(Not sent[^:]*\)): .*$/m, '$1: items 2-3; safe to run again.'),
 		);
 		expect(checkRun(twice).map((violation) => violation.detail)).toContainEqual(
 			expect.stringContaining('item 1 is maybe and not at once'),
@@ -139,7 +139,7 @@ describe('the invariant checks catch what they guard against', () => {
 		const moved = withDescription(stopped, (text) =>
 			text
 				.replace(/^Maybe sent.*$/m, 'Maybe sent, the answer was lost: none.')
-				.replace(/^(Not sent[^:]*\)): .*$/m, '$1: items 2-3 (indexes 1-2); safe to run again.'),
+				.replace(/^(Not sent[^:]*\)): .*$/m, '$1: items 2-3; safe to run again.'),
 		);
 		expect(names(moved)).toEqual(['not-sent-only-when-provably']);
 	});

@@ -75,14 +75,14 @@ const usableId = (id: unknown): boolean =>
 	(typeof id === 'string' && id.trim() !== '' && id !== 'null' && id !== 'undefined') ||
 	(typeof id === 'number' && Number.isFinite(id));
 
-/** Indexes named by itemLabel / itemsLabel: "item 2 (index 1)", "items 3-5, 7 (indexes 2-4, 6)". */
+/** Indexes named by itemLabel / itemsLabel: "item 2" is index 1, "items 3-5, 7" are 2-4 and 6. */
 export function indexesIn(text: string): number[] {
 	const found: number[] = [];
-	for (const match of text.matchAll(/\((?:index|indexes) ([\d,\s-]+)\)/g)) {
+	for (const match of text.matchAll(/\bitems? (\d+(?:-\d+)?(?:, \d+(?:-\d+)?)*)/gi)) {
 		for (const part of match[1].split(',')) {
 			const [from, to] = part.trim().split('-').map(Number);
 			if (Number.isNaN(from)) continue;
-			for (let index = from; index <= (to ?? from); index++) found.push(index);
+			for (let item = from; item <= (to ?? from); item++) found.push(item - 1);
 		}
 	}
 	return found;

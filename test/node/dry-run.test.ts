@@ -45,6 +45,7 @@ describe('Send SMS dry run', () => {
 				phone: '+254700000001',
 				name: 'Amina',
 				dryRun: true,
+				outcome: 'would send',
 				recipient: '+254700000001',
 				number: '+254700000001',
 				message: 'Hi Amina, your order is ready',
@@ -71,7 +72,7 @@ describe('Send SMS dry run', () => {
 		]);
 		expect(items.map((item) => item.pairedItem)).toEqual([{ item: 0 }, { item: 1 }, { item: 2 }]);
 		expect(hintsOf(run)).toEqual([
-			'Dry run, nothing was sent: 3 SMS (3 parts) would go out, estimated cost 2.4 at 0.8 per part.',
+			'Dry run, nothing was sent: 3 SMS would go out (3 parts, estimated cost 2.4 at 0.8 per part), 0 would be refused.',
 		]);
 	});
 
@@ -88,30 +89,70 @@ describe('Send SMS dry run', () => {
 			[2, 200, null],
 		]);
 		expect(hintsOf(run)).toEqual([
-			'Dry run, nothing was sent: 2 SMS (4 parts) would go out, cost unknown: set Price per Part to estimate it.',
+			'Dry run, nothing was sent: 2 SMS would go out (4 parts, cost unknown: set Price per Part to estimate it), 0 would be refused.',
 		]);
 	});
 
-	it('stops on a bad item as a send would, naming it; with Continue On Fail it lists it', async () => {
+	it('reports every item, refused ones with their reason and fix, and never stops at the first', async () => {
+		// A campaign check: a bad number and an emoji text over 70 characters at the default Max
+		// Parts (1) among good items; every problem is shown at once, under every On Error setting.
+		const long = `Big sale 🎉 ${'x'.repeat(70)}`;
 		const withBad = jsonItems(
-			{ phone: '+254700000001', name: 'Amina' },
-			{ phone: '12', name: 'Brian' },
+			{ phone: '+254700000001', text: 'Hi Amina' },
+			{ phone: '12', text: 'Hi Brian' },
+			{ phone: '+254700000003', text: long },
 		);
-		const stopped = await env.run(dryRun(), withBad);
-		expect(stopped.error?.message).toMatch(/item 2/i);
-		expect(stopped.error?.message).toMatch(/Recipient/);
-		expect(changingRequests(env)).toEqual([]);
+		const parameters = smsSendParameters({
+			textMode: 'customized',
+			message: '{text}',
+			dryRun: true,
+			pricePerPart: 1,
+		});
+		for (const onError of [
+			'stopWorkflow',
+			'continueRegularOutput',
+			'continueErrorOutput',
+		] as const) {
+			const { items, error, run, outputs } = await env.run(parameters, withBad, {
+				onError,
+				continueOnFail: onError !== 'stopWorkflow',
+			});
+			expect(error).toBeUndefined();
+			expect(changingRequests(env)).toEqual([]);
+			// Refusals are what a dry run reports: they stay on the main output.
+			expect(outputs?.[1] ?? []).toEqual([]);
+			expect(items.map(({ json }) => json.outcome)).toEqual([
+				'would send',
+				'would be refused',
+				'would be refused',
+			]);
+			expect(items[1].json).toMatchObject({
+				dryRun: true,
+				reason: expect.stringMatching(/^"Recipient" is not a valid phone number/),
+				fix: expect.stringContaining('Correct the field named in the reason'),
+				fields: ['Recipient'],
+			});
+			expect(items[2].json.reason).toMatch(
+				/^"Message" would be sent in 2 parts .*because "🎉" is not in the GSM alphabet, so the text goes as UCS-2.*more than the maximum of 1/,
+			);
+			expect(items.map((item) => item.pairedItem)).toEqual([{ item: 0 }, { item: 1 }, { item: 2 }]);
+			expect(hintsOf(run)).toEqual([
+				'Dry run, nothing was sent: 1 SMS would go out (1 part, estimated cost 1 at 1 per part), 2 would be refused (their "reason" and "fix" are in the output).',
+			]);
+		}
+	});
 
-		const listed = await env.run(dryRun({ pricePerPart: 1 }), withBad, { continueOnFail: true });
-		expect(listed.error).toBeUndefined();
+	it('flags a same-for-everyone text with {placeholders}, as a send would refuse it', async () => {
+		const { items, error } = await env.run(
+			smsSendParameters({ message: 'Dear {name}, your order {orderId} is ready', dryRun: true }),
+			jsonItems({ phone: '+254700000001', name: 'Amina', orderId: 'A-1' }),
+		);
+		expect(error).toBeUndefined();
 		expect(changingRequests(env)).toEqual([]);
-		expect(listed.items.map(({ json }) => (json.dryRun ? 'would send' : 'error'))).toEqual([
-			'would send',
-			'error',
-		]);
-		expect(hintsOf(listed.run)).toEqual([
-			'Dry run, nothing was sent: 1 SMS (1 part) would go out, estimated cost 1 at 1 per part; 1 item refused (see the output).',
-		]);
+		expect(items[0].json).toMatchObject({
+			outcome: 'would be refused',
+			reason: expect.stringContaining('has {name}, {orderId}, which every recipient would get'),
+		});
 	});
 
 	it('refuses a price that is not a number, naming the field', async () => {
@@ -152,7 +193,7 @@ describe('Send Template dry run', () => {
 
 	it('checks every item against its template and uploads and sends nothing', async () => {
 		const { items, error, run } = await env.run(
-			invoiceSend({ pricePerMessage: 0.05 }),
+			invoiceSend({ pricePerMessage: 0.05, fileName: 'Duka Bora invoice.pdf' }),
 			await invoices(),
 		);
 		expect(error).toBeUndefined();
@@ -160,25 +201,27 @@ describe('Send Template dry run', () => {
 		expect(items.map(({ json }) => json)).toEqual([
 			expect.objectContaining({
 				dryRun: true,
+				outcome: 'would send',
 				recipient: '+254700300001',
+				// Readable, as the recipient would get it; not the request's component JSON.
+				bodyText: 'Invoice INV-1 is attached.',
+				headerFile: 'Duka Bora invoice.pdf',
 				templateName: 'invoice',
 				templateId: TEMPLATES.documentHeader.id,
-				headerFile: 'from the input item, uploaded when sent',
-				componentList: {
-					components: [{ component_type: 'BODY', fields: [{ name: '1', value: 'INV-1' }] }],
-				},
+				headerUpload: 'the file of the input item, uploaded when sent',
 				estimatedCost: 0.05,
 			}),
-			expect.objectContaining({ dryRun: true, recipient: '+254700300002' }),
+			expect.objectContaining({ dryRun: true, bodyText: 'Invoice INV-2 is attached.' }),
 		]);
 		expect(items[0].json).not.toHaveProperty('messageId');
+		expect(items[0].json).not.toHaveProperty('componentList');
 		expect(hintsOf(run)).toEqual([
-			'Dry run, nothing was sent: 2 template messages would go out, estimated cost 0.1 at 0.05 per message.',
+			'Dry run, nothing was sent: 2 template messages would go out (estimated cost 0.1 at 0.05 per message), 0 would be refused.',
 		]);
 	});
 
-	it('stops on an item whose template is not approved, with nothing sent', async () => {
-		const { error } = await env.run(
+	it('lists an item whose template is not approved as refused, beside the others', async () => {
+		const { items, error, run } = await env.run(
 			{
 				...invoiceSend(),
 				template: templateLocator('={{ $json.template }}'),
@@ -190,9 +233,11 @@ describe('Send Template dry run', () => {
 				{ phone: '+254700200002', template: TEMPLATES.pending.id },
 			),
 		);
-		expect(error?.message).toMatch(/item 2/i);
-		expect(error?.message).toMatch(/not approved|PENDING/i);
+		expect(error).toBeUndefined();
+		expect(items.map(({ json }) => json.outcome)).toEqual(['would send', 'would be refused']);
+		expect(items[1].json.reason).toMatch(/not approved|PENDING/i);
 		expect(changingRequests(env)).toEqual([]);
+		expect(hintsOf(run)[0]).toMatch(/1 template message would go out .*, 1 would be refused/);
 	});
 
 	it('with Dry Run off the same items are uploaded and sent', async () => {
@@ -205,9 +250,9 @@ describe('Send Template dry run', () => {
 
 describe('the SMS text notices in the editor (n8n decides what is shown)', () => {
 	const properties = new SmsLeopard().description.properties;
+	const notices = properties.filter((property) => /Notice$/.test(property.name));
 	const shown = (message: string) =>
-		properties
-			.filter((property) => property.name === 'longTextNotice' || property.name === 'ucs2Notice')
+		notices
 			.filter((property) =>
 				NodeHelpers.displayParameter(
 					{ resource: 'message', operation: 'sendSms', message },
@@ -221,13 +266,28 @@ describe('the SMS text notices in the editor (n8n decides what is shown)', () =>
 	it.each([
 		['a short GSM text', 'Flash sale today only', []],
 		['160 GSM characters', 'a'.repeat(160), []],
-		['161 GSM characters', 'a'.repeat(161), ['longTextNotice']],
+		['161 GSM characters: 2 parts', 'a'.repeat(161), ['longText2PartsNotice']],
+		['306 GSM characters: 2 parts', 'a'.repeat(306), ['longText2PartsNotice']],
+		['307 GSM characters: 3 parts', 'a'.repeat(307), ['longText3PartsNotice']],
+		['1,000 GSM characters: 6 or more', 'a'.repeat(1000), ['longText6PartsNotice']],
 		['an emoji', 'Sale 😀', ['ucs2Notice']],
-		['a curly quote, long', '“'.repeat(200), ['ucs2Notice']],
+		[
+			'an emoji, 71 characters: 2 parts',
+			`😀${'a'.repeat(69)}`,
+			['ucs2Notice', 'longUcs2Text2PartsNotice'],
+		],
+		['a curly quote, long', '“'.repeat(200), ['ucs2Notice', 'longUcs2Text3PartsNotice']],
 		['a GSM extension character', 'Price: 5€ [today] {name}', []],
 		['an expression with an emoji, known only when it runs', '={{ "😀" + $json.name }}', []],
 		['a long expression, known only when it runs', `={{ "${'a'.repeat(170)}" }}`, []],
 	])('%s: %j', (_, message, expected) => {
 		expect(shown(message)).toEqual(expected);
+	});
+
+	it('says when the text is refused at the Max Parts per Message it shows', () => {
+		const notice = notices.find((property) => property.name === 'longText3PartsNotice');
+		expect(notice?.displayName).toContain(
+			'Refused before sending unless Options > Max Parts per Message is 3 or more; without that option it is 1, so this text is refused.',
+		);
 	});
 });

@@ -255,7 +255,7 @@ describe('Media > Upload', () => {
 			[item],
 		);
 		expect(error?.message).toBe(
-			`Invalid input in item 1 (index 0): "Sender Number" "${SENDERS.primary.id}" is the record ID of sender ${SENDERS.primary.phone_number}, not its phone_number_id: use ${SENDERS.primary.phone_number_id} (or pick the number from the list)`,
+			`Invalid input in item 1: "Sender Number" "${SENDERS.primary.id}" is the record ID of sender ${SENDERS.primary.phone_number}, not its phone_number_id: use ${SENDERS.primary.phone_number_id} (or pick the number from the list)`,
 		);
 		expect(env.sandbox.requests.filter((request) => request.path.endsWith('/media'))).toEqual([]);
 	});

@@ -46,9 +46,7 @@ describe('Send SMS numbers from expressions', () => {
 		'Recipients per Request %s: refused naming the field and the item, nothing sent',
 		async (_name, value) => {
 			const { error } = await env.run(sendSms({ recipientsPerRequest: value }), twoItems);
-			expect(error?.message).toMatch(
-				/^Invalid input in item 1 \(index 0\): "Recipients per Request" must be/,
-			);
+			expect(error?.message).toMatch(/^Invalid input in item 1: "Recipients per Request" must be/);
 			expect(env.sandbox.requests).toHaveLength(0);
 		},
 	);
@@ -57,9 +55,7 @@ describe('Send SMS numbers from expressions', () => {
 		'Max Parts per Message %s: refused naming the field and the item, nothing sent',
 		async (_name, value) => {
 			const { error } = await env.run(sendSms({ maxParts: value }), twoItems);
-			expect(error?.message).toMatch(
-				/^Invalid input in item 1 \(index 0\): "Max Parts per Message" must be/,
-			);
+			expect(error?.message).toMatch(/^Invalid input in item 1: "Max Parts per Message" must be/);
 			expect(env.sandbox.requests).toHaveLength(0);
 		},
 	);
@@ -74,7 +70,7 @@ describe('Send SMS numbers from expressions', () => {
 			),
 		);
 		expect(error?.message).toMatch(
-			/^Invalid input in item 3 \(index 2\): "Recipients per Request" must be a number \(got "two"\)/,
+			/^Invalid input in item 3: "Recipients per Request" must be a number \(got "two"\)/,
 		);
 		expect(env.sandbox.requests).toHaveLength(0);
 	});
@@ -121,7 +117,7 @@ describe('Request Options numbers from expressions', () => {
 	])('%s %s: refused as "%s", naming the first item', async (name, label, value, problem) => {
 		const { error } = await env.run(send({ [name]: value }), jsonItems({ phone: '+254700000001' }));
 		expect(error?.message).toContain(
-			`Invalid input in item 1 (index 0): Request Options > ${label} ${problem}`,
+			`Invalid input in item 1: Request Options > ${label} ${problem}`,
 		);
 		expect(env.sandbox.requests).toHaveLength(0);
 	});
@@ -140,7 +136,7 @@ describe('Send Template Define Below numbers from expressions', () => {
 		async (_name, value) => {
 			const { error } = await env.run(define(value, 2), jsonItems({ phone: '+254700000001' }));
 			expect(error?.message).toMatch(
-				/^Invalid input in item 1 \(index 0\): "Body Variables, entry 1 \(placeholder\)" must be/,
+				/^Invalid input in item 1: "Body Variables, entry 1 \(placeholder\)" must be/,
 			);
 			expect(env.sends()).toHaveLength(0);
 		},
@@ -151,7 +147,7 @@ describe('Send Template Define Below numbers from expressions', () => {
 		async (_name, value) => {
 			const { error } = await env.run(define(1, value), jsonItems({ phone: '+254700000001' }));
 			expect(error?.message).toMatch(
-				/^Invalid input in item 1 \(index 0\): "Buttons, entry 1 \(position\)" must be/,
+				/^Invalid input in item 1: "Buttons, entry 1 \(position\)" must be/,
 			);
 			expect(env.sends()).toHaveLength(0);
 		},
@@ -177,7 +173,7 @@ describe('Group > Get Many Limit from an expression', () => {
 
 	it.each(BAD_VALUES)('%s is refused naming "Limit" and the item', async (_name, value) => {
 		const { error } = await env.run(groups(value), jsonItems({}));
-		expect(error?.message).toMatch(/^Invalid input in item 1 \(index 0\): "Limit" must be/);
+		expect(error?.message).toMatch(/^Invalid input in item 1: "Limit" must be/);
 		expect(env.sandbox.requests).toHaveLength(0);
 	});
 

@@ -60,10 +60,8 @@ describe('an SMS answer that leaves out a recipient it sent to', () => {
 		const { error } = await env.run(sendSms(3), customers);
 		const sent = smsSent();
 		const description = String(error?.description);
-		expect(description).toContain(
-			`Sent: item 1 (index 0): ${sent[0].id}; item 2 (index 1): ${sent[1].id}.`,
-		);
-		expect(description).toContain('Maybe sent, not confirmed by SMSLeopard: item 3 (index 2);');
+		expect(description).toContain(`Sent: item 1: ${sent[0].id}; item 2: ${sent[1].id}.`);
+		expect(description).toContain('Maybe sent, not confirmed by SMSLeopard: item 3;');
 		expect(description).toContain(
 			'Not sent (failed before SMSLeopard acted, or not started): none.',
 		);
@@ -109,7 +107,7 @@ describe('a template send answered without its recipient', () => {
 		expect(routed.outputs[1][0].json.error).toMatchObject({ mayHaveBeenSent: true });
 		const stopped = await env.run(flowSendParameters, phones);
 		expect(String(stopped.error?.description)).toContain(
-			'Maybe sent, not confirmed by SMSLeopard: item 1 (index 0);',
+			'Maybe sent, not confirmed by SMSLeopard: item 1;',
 		);
 		// Sent each time, never repeated within a run.
 		expect(env.sandbox.state.sentMessages).toHaveLength(3);
@@ -173,7 +171,7 @@ describe('a header upload whose answer cannot be read, before the template send'
 				expect(String(items[0].json.error)).toMatch(/unexpected body/);
 			} else {
 				expect(String(error?.description)).toContain(
-					'Not sent (failed before SMSLeopard acted, or not started): item 1 (index 0); safe to run again.',
+					'Not sent (failed before SMSLeopard acted, or not started): item 1; safe to run again.',
 				);
 			}
 		}

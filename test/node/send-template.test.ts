@@ -83,10 +83,13 @@ describe('Message > Send Template in the real n8n engine', () => {
 		expect(items[0].json).toEqual({
 			// The input item's fields come along (Include Input Fields, on by default in 1.2).
 			phone: '0700200002',
+			outcome: 'sent',
 			recipient: '0700200002',
 			number: '+254700200002',
 			messageId: sent.id,
 			status: 'Success',
+			// What the recipient got: the template's text with the values in place.
+			bodyText: 'Hi Brian, your order A-2 has shipped.',
 			cost: expect.any(Number),
 			currency: null,
 			templateName: TEMPLATES.bodyOnly.name,
@@ -123,7 +126,7 @@ describe('Message > Send Template in the real n8n engine', () => {
 			new RegExp(`^Sending template '${TEMPLATES.flow.id}' to \\+254700200001: .*HTTP 401`),
 		);
 		expect(error?.message).toContain('Check the API key and secret');
-		expect(error?.description).toMatch(/^Item 1 \(index 0\): SMSLeopard answered HTTP 401/);
+		expect(error?.description).toMatch(/^Item 1: SMSLeopard answered HTTP 401/);
 		expect(JSON.stringify(error)).not.toContain('wrong-secret-output-test-7731');
 		expect(env.sends()).toHaveLength(0);
 	});
@@ -244,9 +247,9 @@ describe('Message > Send Template in the real n8n engine', () => {
 			jsonItems({ phone: '+254700200001', name: 'Amina' }),
 		);
 		expect(items).toHaveLength(0);
-		expect(error?.message).toContain('Invalid input in item 1 (index 0):');
+		expect(error?.message).toContain('Invalid input in item 1:');
 		expect(error?.message).toContain('"Body {{2}}" is required by template "order_update"');
-		expect(error?.description).toContain('Nothing was sent for item 1 (index 0)');
+		expect(error?.description).toContain('Nothing was sent for item 1');
 		expect(env.sends()).toHaveLength(0);
 	});
 
@@ -261,7 +264,9 @@ describe('Message > Send Template in the real n8n engine', () => {
 			},
 			jsonItems({ phone: '+254700200001' }),
 		);
-		expect(error?.message).toContain('"Button url:0" is the phone number button "Call us"');
+		expect(error?.message).toContain(
+			'the first button ("Call us") is a phone number button, which cannot be changed',
+		);
 		const image = await env.run(
 			{
 				...base,
@@ -403,7 +408,7 @@ describe('Message > Send Template in the real n8n engine', () => {
 			'Body {{1}}\\" must be text or a number, not an object',
 		);
 		expect(JSON.stringify(items[1].json)).toContain('must be text or a number, not a list');
-		expect(JSON.stringify(items[0].json)).toContain('Button url:0');
+		expect(JSON.stringify(items[0].json)).toContain('the first button (a link) must be text');
 		expect(env.sends()).toHaveLength(0);
 	});
 
@@ -442,10 +447,10 @@ describe('Message > Send Template in the real n8n engine', () => {
 			),
 		);
 		expect(items).toHaveLength(0);
-		expect(error?.message).toContain('Invalid input in item 3 (index 2):');
+		expect(error?.message).toContain('Invalid input in item 3:');
 		expect(env.sandbox.state.sentMessages).toEqual([]);
 		expect(error?.description).toContain('Sent: none.');
-		expect(error?.description).toContain('items 1-4 (indexes 0-3); safe to run again');
+		expect(error?.description).toContain('items 1-4; safe to run again');
 	});
 
 	it('an item whose template is not approved stops the run before anything is sent', async () => {
@@ -461,7 +466,7 @@ describe('Message > Send Template in the real n8n engine', () => {
 				{ phone: '+254700200003', template: TEMPLATES.flow.id },
 			),
 		);
-		expect(error?.message).toContain('item 2 (index 1)');
+		expect(error?.message).toContain('item 2');
 		expect(error?.message).toMatch(/approved/);
 		expect(env.sandbox.state.sentMessages).toEqual([]);
 		expect(error?.description).toContain('Sent: none.');
@@ -477,7 +482,7 @@ describe('Message > Send Template in the real n8n engine', () => {
 			},
 			jsonItems({ phone: '+254700200001' }, { phone: 'nope' }, { phone: '+254700200003' }),
 		);
-		expect(error?.message).toContain('Invalid input in item 2 (index 1):');
+		expect(error?.message).toContain('Invalid input in item 2:');
 		expect(env.sandbox.state.sentMessages).toEqual([]);
 		expect(error?.description).toContain('Sent: none.');
 	});
@@ -511,7 +516,7 @@ describe('Message > Send Template in the real n8n engine', () => {
 			{ ...base, template: templateLocator(TEMPLATES.pending.id), variablesMode: 'define' },
 			jsonItems({ phone: '+254700200001' }),
 		);
-		expect(error?.message).toContain('Invalid input in item 1 (index 0):');
+		expect(error?.message).toContain('Invalid input in item 1:');
 		expect(error?.message).toMatch(/template ".*" is PENDING: only approved templates can be sent/);
 		expect(env.sends()).toHaveLength(0);
 	});

@@ -33,7 +33,7 @@ describe('Max Parts per Message', () => {
 				jsonItems({ phone: '+254700000001', text: 'a'.repeat(161) }),
 			);
 			expect(error?.message).toMatch(
-				/^Invalid input in item 1 \(index 0\): "Message" would be sent in 2 parts .*more than the maximum of 1/,
+				/^Invalid input in item 1: "Message" would be sent in 2 parts .*more than the maximum of 1/,
 			);
 			expect(smsSends()).toHaveLength(0);
 		},

@@ -77,7 +77,7 @@ describe("n8n's SSRF protection refusing the node's requests", () => {
 			`n8n's SSRF protection blocked the request to ${origin}: 127.0.0.1 is in a blocked IP range. To let n8n reach it, add 127.0.0.1/32 to N8N_SSRF_ALLOWED_IP_RANGES in n8n's environment and restart n8n`,
 		);
 		expect(error?.description).toContain(
-			"Item 1 (index 0): n8n refused to send the request (its settings, named above), so nothing was sent: it is safe to run again once they allow the host of the credential's URL.",
+			"Item 1: n8n refused to send the request (its settings, named above), so nothing was sent: it is safe to run again once they allow the host of the credential's URL.",
 		);
 		expect(error?.description).toContain('Sent: none.');
 		// Refused once: a retry would meet the same rule, so the default retries and waits are skipped.

@@ -70,7 +70,7 @@ describe.each(Object.entries(modes))('a whole URL as a URL button value (%s)', (
 			),
 		);
 		expect(error?.message).toMatch(
-			/^Invalid input in item 2 \(index 1\): "Button (url:0|1)" is a whole URL \(https:\/\/other\.example\.com\/P9\), but the button "Track" opens https:\/\/shop\.example\.com\/track\/\{\{1\}\}: give only the part that replaces \{\{1\}\} \(or a URL that starts with https:\/\/shop\.example\.com\/track\/\)$/,
+			/^Invalid input in item 2: the (first button \(a link\)|button with \{\{1\}\}) is a whole URL \(https:\/\/other\.example\.com\/P9\), but the button "Track" opens https:\/\/shop\.example\.com\/track\/\{\{1\}\}: give only the part that replaces \{\{1\}\} \(or a URL that starts with https:\/\/shop\.example\.com\/track\/\)$/,
 		);
 		// Every item is checked before the first send: item 1 did not go out either.
 		expect(buttonValuesSent()).toEqual([]);
@@ -87,7 +87,7 @@ describe('a whole URL when the template cannot be read (an account without the t
 				jsonItems({ phone: '+254700200001', parcel: 'P9', link: `${track}P9` }),
 			);
 			expect(error?.message).toMatch(
-				/^Invalid input in item 1 \(index 0\): "Button (url:0|1)" is a whole URL \(https:\/\/shop\.example\.com\/track\/P9\): give only the part that replaces the placeholder at the end of the button's URL \(the template could not be read, so the node cannot cut it\)$/,
+				/^Invalid input in item 1: the (first button \(a link\)|button with \{\{1\}\}) is a whole URL \(https:\/\/shop\.example\.com\/track\/P9\): give only the part that replaces the placeholder at the end of the button's URL \(the template could not be read, so the node cannot cut it\)$/,
 			);
 			expect(env.sends()).toEqual([]);
 		},

@@ -1,8 +1,9 @@
 /**
  * Dry Run for the sending operations: every item is read and checked exactly as for a send (the
- * same prepare, the same planning into requests), nothing is sent or uploaded, and each item's
- * output says what would go out and what it would cost. The run's totals are an execution hint
- * above the output, so the items stay one per input.
+ * same prepare, the same planning into requests), nothing is sent or uploaded, and every item gets
+ * an output: what would go out and what it would cost, or why it would be refused and how to fix
+ * it. A campaign check shows every problem at once, so a refusal does not stop a dry run. The run's
+ * totals are an execution hint above the output, so the items stay one per input.
  *
  * SMSLeopard's API gives no price before a send, so the cost is the user's price times the count:
  * left at 0, the output says it is unknown instead of showing 0.
@@ -10,7 +11,13 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { SmsLeopardValidationError } from '../client';
 import { readNumber } from '../helpers/number-option';
+import { describeValidation } from '../helpers/node-errors';
+import { fieldLabel } from '../helpers/field-labels';
 import type { ItemOutcome } from './operation';
+
+/** The `outcome` of a dry run's item: the words the output and the totals use. */
+export const WOULD_SEND = 'would send';
+export const WOULD_BE_REFUSED = 'would be refused';
 
 export interface DryRun {
 	on: boolean;
@@ -48,16 +55,17 @@ export function dryRunFields(unit: DryRunUnit): INodeProperties[] {
 			name: 'dryRun',
 			type: 'boolean',
 			default: false,
-			description: `Whether to ${checks}. The output shows what each recipient would get; the totals appear above it.`,
+			description: `Whether to ${checks}. Every item is listed as "would send" (what the recipient would get) or "would be refused" (why, and how to fix it); the totals appear above the output.`,
 		},
+		// Always shown: n8n drops a hidden parameter's value, so a price shown only with Dry Run on
+		// was lost each time Dry Run was turned off.
 		{
 			displayName: priceLabel,
 			name: priceField,
 			type: 'number',
 			typeOptions: { minValue: 0, numberPrecision: 4 },
 			default: 0,
-			description: `What ${priceOf} costs you, in your account's currency, to estimate the cost (SMSLeopard does not give prices before sending). 0: the cost is shown as unknown.`,
-			displayOptions: { show: { dryRun: [true] } },
+			description: `Used by Dry Run: what ${priceOf} costs you, in your account's currency, to estimate the cost (SMSLeopard does not give prices before sending). 0: the cost is shown as unknown.`,
 		},
 	];
 }
@@ -81,26 +89,46 @@ function costOf(dryRun: DryRun, count: number): number | null {
 	return dryRun.price === undefined ? null : Math.round(dryRun.price * count * 1e6) / 1e6;
 }
 
-/** One line for the run: counts, parts, cost, refusals, and that nothing was sent. */
+/**
+ * A dry run's output for an item a send would refuse: the reason, naming the field, and the fix.
+ * Only refusals by the checks: a failure to reach SMSLeopard is not the item's fault and stays an
+ * error, as in a send.
+ */
+export function refusedInDryRun(error: unknown): IDataObject | undefined {
+	if (!(error instanceof SmsLeopardValidationError)) return undefined;
+	return {
+		dryRun: true,
+		outcome: WOULD_BE_REFUSED,
+		reason: describeValidation(error),
+		fix: 'Correct the field named in the reason (or the expression that fills it), then run again.',
+		fields: error.issues.map((issue) => fieldLabel(issue.field)),
+	};
+}
+
+/** "2 SMS would go out (3 parts, cost …)", "1 template message would go out (cost …)". */
+function goingOut(dryRun: DryRun, unit: DryRunUnit, results: IDataObject[]): string {
+	const count = results.length;
+	const parts = results.reduce((sum, json) => sum + (Number(json.parts) || 0), 0);
+	const cost =
+		dryRun.price === undefined
+			? `cost unknown: set ${UNITS[unit].priceLabel} to estimate it`
+			: `estimated cost ${costOf(dryRun, unit === 'part' ? parts : count)} at ${dryRun.price} per ${unit}`;
+	return unit === 'part'
+		? `${count} SMS would go out (${parts} part${parts === 1 ? '' : 's'}, ${cost})`
+		: `${count} template message${count === 1 ? '' : 's'} would go out (${cost})`;
+}
+
+/** One line for the run: what would go out, its parts and cost, and what would be refused. */
 export function dryRunSummary(
 	dryRun: DryRun,
 	unit: DryRunUnit,
 	outcomes: Array<ItemOutcome | undefined>,
 ): string {
 	const results = outcomes.flatMap((outcome) => (outcome?.ok ? outcome.results : []));
-	const refused = outcomes.filter((outcome) => outcome && !outcome.ok).length;
-	const messages = results.length;
-	const parts = results.reduce((sum, json) => sum + (Number(json.parts) || 0), 0);
-	const counted =
-		unit === 'part'
-			? `${messages} SMS (${parts} part${parts === 1 ? '' : 's'})`
-			: `${messages} template message${messages === 1 ? '' : 's'}`;
-	const cost =
-		dryRun.price === undefined
-			? `cost unknown: set ${UNITS[unit].priceLabel} to estimate it`
-			: `estimated cost ${costOf(dryRun, unit === 'part' ? parts : messages)} at ${dryRun.price} per ${unit}`;
-	const refusals = refused
-		? `; ${refused} item${refused === 1 ? '' : 's'} refused (see the output)`
-		: '';
-	return `Dry run, nothing was sent: ${counted} would go out, ${cost}${refusals}.`;
+	const going = results.filter((json) => json.outcome !== WOULD_BE_REFUSED);
+	const refused = results.length - going.length;
+	// Under Continue On Fail, an item whose check could not reach SMSLeopard is an error item.
+	const failed = outcomes.filter((outcome) => outcome && !outcome.ok).length;
+	const unchecked = failed ? `, ${failed} could not be checked (see the error items)` : '';
+	return `Dry run, nothing was sent: ${goingOut(dryRun, unit, going)}, ${refused} would be refused${refused ? ' (their "reason" and "fix" are in the output)' : ''}${unchecked}.`;
 }

@@ -2,6 +2,10 @@
  * Include Input Fields: the input item's fields in the output beside the result, so a node after a
  * send still has `{name}` and the rest. On by default from node version 1.2; workflows saved with
  * 1 or 1.1 keep their output as it was (off, and can be turned on).
+ *
+ * Nothing is lost and nothing contradicts: the result keeps its own names, and an input field the
+ * result would replace (the SMS's `messageId` before a WhatsApp send, a report's `outcome`) is kept
+ * under `input`, so a row never shows one send's id or status beside another's.
  */
 import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
@@ -9,7 +13,7 @@ import type { IDataObject, INodeProperties } from 'n8n-workflow';
 const resource = ['message', 'media', 'contact', 'deliveryReport'];
 
 const description =
-	"Whether to keep the input item's fields in the output, beside the result (the result's fields win where names clash)";
+	'Whether to keep the input item\'s fields in the output, beside the result. An input field with the name of a result field (such as messageId) is kept under "input".';
 
 export const includeInputFieldsFields: INodeProperties[] = [
 	{
@@ -32,6 +36,23 @@ export const includeInputFieldsFields: INodeProperties[] = [
 	},
 ];
 
+/** Where clashing input fields go: `input`, unless the input or the result has that name too. */
+function keyForReplaced(input: IDataObject, result: IDataObject): string {
+	let key = 'input';
+	while (key in input || key in result) key = `_${key}`;
+	return key;
+}
+
 export function withInputFields(input: IDataObject, results: IDataObject[]): IDataObject[] {
-	return results.map((result) => ({ ...input, ...result }));
+	return results.map((result) => {
+		const replaced = Object.keys(input).filter((name) => Object.hasOwn(result, name));
+		if (replaced.length === 0) return { ...input, ...result };
+		const kept: IDataObject = {};
+		const beside: IDataObject = {};
+		for (const [name, value] of Object.entries(input)) {
+			if (replaced.includes(name)) kept[name] = value;
+			else beside[name] = value;
+		}
+		return { ...beside, ...result, [keyForReplaced(input, result)]: kept };
+	});
 }

@@ -54,3 +54,23 @@ export const properties: INodeProperties[] = [
 	...includeInputFieldsFields,
 	requestOptionsField,
 ];
+
+/**
+ * The canvas subtitle in words, the operation's own action ("Send an SMS"), never "sendSms:
+ * message": n8n evaluates it as an expression, so the words are looked up from a table in it.
+ */
+function subtitleExpression(): string {
+	const words: Record<string, string> = {};
+	for (const property of properties) {
+		if (property.name !== 'operation' || property.type !== 'options') continue;
+		const [resource] = (property.displayOptions?.show?.resource ?? []) as string[];
+		for (const option of property.options ?? []) {
+			if ('value' in option && 'action' in option && typeof option.action === 'string') {
+				words[`${resource}:${String(option.value)}`] = option.action;
+			}
+		}
+	}
+	return `={{ ${JSON.stringify(words)}[$parameter["resource"] + ":" + $parameter["operation"]] }}`;
+}
+
+export const subtitle = subtitleExpression();

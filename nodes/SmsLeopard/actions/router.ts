@@ -20,7 +20,13 @@ import { readRequestOptions } from './request-options';
 import { withInputFields } from './include-input-fields';
 import { resources } from './resources';
 import { summariseRun } from './run-summary';
-import { type DryRun, type DryRunUnit, dryRunSummary, readDryRun } from './dry-run';
+import {
+	type DryRun,
+	type DryRunUnit,
+	dryRunSummary,
+	readDryRun,
+	refusedInDryRun,
+} from './dry-run';
 
 export async function route(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 	// Every operation reads its parameters through this context: once per item, or once per run
@@ -85,6 +91,7 @@ async function runItems(
 		(await handler.executeBatch.call(this, state, run)).forEach((outcome, itemIndex) => {
 			outcomes[itemIndex] = outcome;
 		});
+		if (dryRun.on) listRefusals(outcomes);
 	} else {
 		// Every item is checked before the first request that sends or changes something: without
 		// Continue On Fail, one refused item stops the run with nothing sent.
@@ -98,8 +105,10 @@ async function runItems(
 				return { failed: !ran.ok };
 			});
 		}
+		// A dry run lists a refused item beside the others instead of stopping at it.
+		if (dryRun.on) listRefusals(outcomes);
 		// Without Continue On Fail a refused item runs nothing: its error says nothing was sent.
-		const mayRun = continueOnFail || !outcomes.some((outcome) => outcome !== undefined);
+		const mayRun = continueOnFail || !outcomes.some((outcome) => outcome && !outcome.ok);
 		const { preview } = handler;
 		if (mayRun && dryRun.on && preview) {
 			// Checked like a send, and nothing sent: what each item would send instead.
@@ -163,6 +172,14 @@ async function runItems(
 		noteOncePerRun(this, state, dryRunSummary(dryRun, handler.dryRunUnit, outcomes));
 	}
 	return [output];
+}
+
+/** In a dry run, every item the checks refused becomes an output saying why and how to fix it. */
+function listRefusals(outcomes: Array<ItemOutcome | undefined>): void {
+	outcomes.forEach((outcome, itemIndex) => {
+		const refusal = outcome && !outcome.ok ? refusedInDryRun(outcome.error) : undefined;
+		if (refusal) outcomes[itemIndex] = { ok: true, results: [refusal] };
+	});
 }
 
 /** Dry Run as the operation offers it; a bad price is an error on the first item. */

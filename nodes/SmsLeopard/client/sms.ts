@@ -354,7 +354,7 @@ export function prepareSendSms(request: SendSmsRequest): PreparedSms {
 function tooManyParts(counted: SmsSegments, max: number): string {
 	const why =
 		counted.encoding === 'UCS-2'
-			? ` because ${counted.nonGsmCharacters.map((c) => JSON.stringify(c)).join(', ')} switch the text to UCS-2 (70 characters in one part, 67 per part when longer)`
+			? ` because ${counted.nonGsmCharacters.map((c) => JSON.stringify(c)).join(', ')} ${counted.nonGsmCharacters.length === 1 ? 'is' : 'are'} not in the GSM alphabet, so the text goes as UCS-2 (70 characters in one part, 67 per part when longer)`
 			: '';
 	return `would be sent in ${counted.parts} parts (${counted.length} characters)${why}, more than the maximum of ${max}: shorten it or raise "Max Parts per Message"`;
 }

@@ -34,6 +34,11 @@ export function buttonNamed(name: string, buttons: TemplateButton[]): TemplateBu
 	return buttons.find((button) => button.urlPlaceholders.includes(parsed.placeholder));
 }
 
+/** A BUTTONS field as errors name it, with the button's own text when the template is known. */
+export function buttonField(name: string, button?: TemplateButton): string {
+	return button ? `button ${name} ${JSON.stringify(button.text)}` : `button ${name}`;
+}
+
 export interface TemplateCheckContext {
 	/** The category of `media_id` when it was uploaded in this run (so its type is known). */
 	mediaCategory?: MediaCategory;
@@ -106,13 +111,13 @@ export function checkAgainstTemplate(
 		}
 		if (button.kind === 'PHONE_NUMBER') {
 			issues.push({
-				field: `button ${field.name}`,
-				message: `is the phone number button "${button.text}", which cannot be changed at send time: remove the value (a different number needs another approved template)`,
+				field: buttonField(field.name, button),
+				message: `is a phone number button, which cannot be changed at send time: remove the value (a different number needs another approved template)`,
 			});
 		} else if (button.kind === 'FLOW') {
 			issues.push({
-				field: `button ${field.name}`,
-				message: `is the Flow button "${button.text}", which takes no value: remove it (the Flow token is created automatically)`,
+				field: buttonField(field.name, button),
+				message: `is a Flow button, which takes no value: remove it (the Flow token is created automatically)`,
 			});
 		} else {
 			filled.add(button);
@@ -121,8 +126,8 @@ export function checkAgainstTemplate(
 	for (const button of template.buttons) {
 		if (button.urlPlaceholders.length > 0 && !filled.has(button)) {
 			issues.push({
-				field: `button ${button.index}`,
-				message: `the URL button "${button.text}" (${button.url}) needs the value of its {{${button.urlPlaceholders[0]}}}`,
+				field: buttonField(`button:${button.index}`, button),
+				message: `opens ${button.url} and needs the value of its {{${button.urlPlaceholders[0]}}}`,
 			});
 		}
 	}

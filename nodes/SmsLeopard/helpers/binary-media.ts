@@ -5,7 +5,8 @@
  */
 import { createHash } from 'crypto';
 import type { IBinaryData, IExecuteFunctions } from 'n8n-workflow';
-import type { MediaSource } from '../client';
+import { type MediaSource, SmsLeopardValidationError } from '../client';
+import { echo } from '../client/echo';
 import type { OncePerRun } from './once-per-run';
 
 export interface BinaryMedia {
@@ -55,13 +56,31 @@ async function contentKey(
 	});
 }
 
+/**
+ * The item's file, or a refusal naming the field: n8n's own error ends in "[item 1]" for the
+ * second item, beside this node's "item 2"; one numbering is said, and the fix.
+ */
+function fileOfItem(context: IExecuteFunctions, itemIndex: number, field: string): IBinaryData {
+	try {
+		return context.helpers.assertBinaryData(itemIndex, field);
+	} catch {
+		const names = Object.keys(context.getInputData()[itemIndex]?.binary ?? {});
+		throw new SmsLeopardValidationError([
+			{
+				field: 'file',
+				message: `names "${echo(field)}", but the item has ${names.length ? `only the binary field(s) ${names.map((name) => `"${echo(name)}"`).join(', ')}` : 'no file'}: give the name of the binary field that holds the file (the input's Binary tab shows them)`,
+			},
+		]);
+	}
+}
+
 export async function readBinaryMedia(
 	context: IExecuteFunctions,
 	itemIndex: number,
 	field: string,
 	once: OncePerRun,
 ): Promise<BinaryMedia> {
-	const binary = context.helpers.assertBinaryData(itemIndex, field);
+	const binary = fileOfItem(context, itemIndex, field);
 	const fileName = fallbackName(binary, field);
 	const mimeType = binary.mimeType;
 	if (binary.id) {

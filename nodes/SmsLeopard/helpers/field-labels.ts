@@ -2,14 +2,17 @@
  * The client names fields by its own input (`variables.body[1].value`); users know the node's field
  * labels ("Body Variables", "Recipient"). This maps one to the other for error messages.
  */
+import { parseButtonName } from '../client/button-names';
+
 const LABELS: Array<[RegExp, (match: RegExpExecArray) => string]> = [
 	[/^destination$/, () => 'Recipient'],
 	[/^phoneNumberId$/, () => 'Sender Number'],
 	[/^templateId$/, () => 'Template'],
 	[/^mediaId$/, () => 'Header Media'],
+	[/^templateFields$/, () => 'Template Fields'],
 	[/^(body|header) (\{\{\d+\}\})$/, (m) => `${m[1] === 'body' ? 'Body' : 'Header'} ${m[2]}`],
 	[/^header$/, () => 'Header Variables'],
-	[/^button (\S+)$/, (m) => `Button ${m[1]}`],
+	[/^button (\S+)(?: "(.*)")?$/, (m) => buttonLabel(m[1], m[2])],
 	[/^fileName$/, () => 'File Name'],
 	[/^componentList(.*)$/, (m) => `Components (JSON)${m[1] ? ` ${m[1]}` : ''}`],
 	[
@@ -56,6 +59,34 @@ const LABELS: Array<[RegExp, (match: RegExpExecArray) => string]> = [
 	[/^requestsPerSecond$/, () => 'Request Options > Max Requests per Second'],
 	[/^parallelCalls$/, () => 'Request Options > Items in Parallel'],
 ];
+
+const ORDINALS = ['first', 'second', 'third', 'fourth', 'fifth', 'sixth', 'seventh', 'eighth'];
+
+/** "the first", "the 12th": a button's place as the marketer counts, from the API's 0-based index. */
+function ordinal(index: number): string {
+	if (index < ORDINALS.length) return ORDINALS[index];
+	const n = index + 1;
+	const teen = n % 100 >= 11 && n % 100 <= 13;
+	return `${n}${teen ? 'th' : (['th', 'st', 'nd', 'rd'][n % 10] ?? 'th')}`;
+}
+
+/**
+ * A button in words, never the API's name for it: `quick_reply:0` with its text "Stop" is 'the
+ * first button ("Stop")', `1` is 'the button with {{1}} in its link'.
+ */
+function buttonLabel(name: string, text: string | undefined): string {
+	const parsed = parseButtonName(name);
+	const shown = text ? ` ("${text}")` : '';
+	if (!parsed) return `the button named "${name}"${shown}`;
+	if (parsed.form === 'placeholder') return `the button with {{${parsed.placeholder}}}${shown}`;
+	const kind = { quick_reply: ' (a quick reply)', url: ' (a link)', button: '' }[parsed.type];
+	return `the ${ordinal(parsed.index)} button${shown || kind}`;
+}
+
+/** Whether a label reads as words in a sentence ("the first button") rather than a field's name. */
+export function labelIsWords(label: string): boolean {
+	return label.startsWith('the ');
+}
 
 export function fieldLabel(field: string): string {
 	for (const [pattern, label] of LABELS) {

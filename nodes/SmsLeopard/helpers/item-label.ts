@@ -1,9 +1,9 @@
 /**
- * How every message names items. n8n's editor counts rows from 1 while its error panel and its own
- * messages say "Item Index: 0" / "[item 0]": both are given, so neither reading is wrong.
+ * How every message names items: as n8n's editor counts its rows, "item 1" for the first. One
+ * numbering only: "item 2 (index 1)" beside n8n's own "[item 1]" read as two different items.
  */
 export function itemLabel(itemIndex: number): string {
-	return `item ${itemIndex + 1} (index ${itemIndex})`;
+	return `item ${itemIndex + 1}`;
 }
 
 /** Consecutive indexes as ranges: "3-7, 9" (shifted by `base`). */
@@ -17,10 +17,10 @@ function ranges(indexes: number[], base: number): string {
 	return parts.join(', ');
 }
 
-/** "items 4-8, 10 (indexes 3-7, 9)"; beyond `max` indexes, the rest is counted. */
+/** "items 4-8, 10" for the indexes 3-7 and 9; beyond `max` items, the rest is counted. */
 export function itemsLabel(indexes: number[], max = Infinity): string {
 	if (indexes.length === 1) return itemLabel(indexes[0]);
 	const shown = indexes.slice(0, max);
 	const more = indexes.length - shown.length;
-	return `items ${ranges(shown, 1)} (indexes ${ranges(shown, 0)})${more > 0 ? ` and ${more} more` : ''}`;
+	return `items ${ranges(shown, 1)}${more > 0 ? ` and ${more} more` : ''}`;
 }

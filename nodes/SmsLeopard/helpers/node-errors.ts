@@ -16,7 +16,7 @@ import {
 	SmsLeopardUnconfirmedError,
 	SmsLeopardValidationError,
 } from '../client';
-import { fieldLabel } from './field-labels';
+import { fieldLabel, labelIsWords } from './field-labels';
 import { itemLabel } from './item-label';
 import { itemMayHaveBeenSent } from './send-state';
 
@@ -40,9 +40,15 @@ export function messageOf(error: unknown): string {
 	return action ? `${action}: ${message}` : message;
 }
 
+/** A field's name in quotes ("Recipient"); a label in words (the first button) as it is. */
+function quotedLabel(field: string): string {
+	const label = fieldLabel(field);
+	return labelIsWords(label) ? label : `"${label}"`;
+}
+
 export function describeValidation(error: SmsLeopardValidationError): string {
 	const listed = error.issues
-		.map((issue) => (issue.field ? `"${fieldLabel(issue.field)}" ${issue.message}` : issue.message))
+		.map((issue) => (issue.field ? `${quotedLabel(issue.field)} ${issue.message}` : issue.message))
 		.join('; ');
 	// The client lists only the first problems of a huge input; say how many more there were.
 	const more = error.moreIssues;
@@ -57,8 +63,14 @@ export function toNodeError(
 	extraDescription?: string,
 ): NodeApiError | NodeOperationError {
 	const suffix = extraDescription ? `\n\n${extraDescription}` : '';
+	// What comes before the run's summary ends as a sentence: "…not found.\n\nSent: none."
+	const ended = (text: string) => (suffix && !/[.!?]$/.test(text.trimEnd()) ? `${text}.` : text);
 	if (error instanceof NodeApiError || error instanceof NodeOperationError) {
-		if (suffix) error.description = `${error.description ?? ''}${suffix}`;
+		if (suffix) {
+			error.description = error.description
+				? `${ended(error.description)}${suffix}`
+				: suffix.trim();
+		}
 		return error;
 	}
 	if (error instanceof SmsLeopardValidationError) {
@@ -74,7 +86,7 @@ export function toNodeError(
 	if (error instanceof SmsLeopardApiError) {
 		return new NodeApiError(node, { message: error.apiMessage, code: error.code } as JsonObject, {
 			message: messageOf(error),
-			description: `${capital(itemLabel(itemIndex))}: SMSLeopard answered HTTP ${error.status} (${error.code}): ${error.apiMessage}${suffix}`,
+			description: `${ended(`${capital(itemLabel(itemIndex))}: SMSLeopard answered HTTP ${error.status} (${error.code}): ${error.apiMessage}`)}${suffix}`,
 			httpCode: String(error.status),
 			itemIndex,
 		});
@@ -93,7 +105,7 @@ export function toNodeError(
 			{ message: error.message, code: error.causeCode } as JsonObject,
 			{
 				message: error.message,
-				description: `${capital(itemLabel(itemIndex))}: ${connectionAdvice(error)}${suffix}`,
+				description: `${ended(`${capital(itemLabel(itemIndex))}: ${connectionAdvice(error)}`)}${suffix}`,
 				itemIndex,
 			},
 		);

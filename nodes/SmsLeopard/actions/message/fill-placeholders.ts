@@ -35,6 +35,21 @@ function textOf(value: unknown): { text: string } | { problem: string } {
 	return { problem: 'missing' };
 }
 
+/** n8n's own `{{ $json.name }}` typed without making the field an expression: sent as written. */
+const UNEVALUATED_EXPRESSION = /\{\{[^{}]*\}\}/g;
+
+/**
+ * The placeholders of a text that nothing would fill, each once: `{name}`, `{order.id}`, and an
+ * n8n expression typed into a field that is not one (`{{ $json.name }}`).
+ */
+export function placeholdersOf(text: string): string[] {
+	const expressions = [...text.matchAll(UNEVALUATED_EXPRESSION)].map((match) => match[0]);
+	const fields = [...text.replace(UNEVALUATED_EXPRESSION, '').matchAll(PLACEHOLDER)].map(
+		(match) => match[0],
+	);
+	return [...new Set([...expressions, ...fields])];
+}
+
 export function fillPlaceholders(pattern: string, json: Record<string, unknown>): string {
 	const missing: string[] = [];
 	const unusable: string[] = [];

@@ -12,7 +12,7 @@ import {
 	SmsLeopardValidationError,
 } from '../../client';
 import { settleNow } from '../../client/settle';
-import { fillPlaceholders } from './fill-placeholders';
+import { fillPlaceholders, placeholdersOf } from './fill-placeholders';
 import { readNumber } from '../../helpers/number-option';
 import type { ExecutionState } from '../../helpers/execution-state';
 import { runPool } from '../../helpers/worker-pool';
@@ -27,6 +27,44 @@ export const DEFAULT_RECIPIENTS_PER_REQUEST = 100;
 const MAX_RECIPIENTS_PER_REQUEST = 1000;
 /** What the README promises when the option was never added: a text over one part is refused. */
 export const DEFAULT_MAX_PARTS = 1;
+
+/**
+ * Notices for a text over one part, one per part count as written (2, 3, 4, 5, 6 or more), each
+ * saying at which Max Parts per Message it is refused. n8n cannot show a field by a value inside
+ * the Options collection (its resolver takes only top-level names), so the count is said instead.
+ * `single` and `perPart` are the characters of one part and of each part of a longer text; `other`
+ * is the texts of the other encoding, for which these do not show.
+ */
+function textNotices(
+	name: string,
+	single: number,
+	perPart: number,
+	other: { regex: string },
+	what: string,
+): INodeProperties[] {
+	return [2, 3, 4, 5, 6].map((parts) => {
+		const from = parts === 2 ? single + 1 : perPart * (parts - 1) + 1;
+		const upTo = parts === 6 ? '' : String(perPart * parts);
+		const count = parts === 6 ? '6 or more parts' : `${parts} parts`;
+		return {
+			displayName: `${what}: ${count} of ${perPart} characters as written, each billed as one SMS. Refused before sending unless Options > Max Parts per Message is ${parts} or more; without that option it is 1, so this text is refused. Dry Run shows each recipient's parts.`,
+			name: `${name}${parts}PartsNotice`,
+			type: 'notice',
+			default: '',
+			// Hide rules only: n8n shows any field whose `show` value is an expression.
+			displayOptions: {
+				hide: {
+					message: [
+						{ _cnd: { regex: `^[\\s\\S]{0,${from - 1}}$` } },
+						...(upTo ? [{ _cnd: { regex: `^[\\s\\S]{${Number(upTo) + 1},}$` } }] : []),
+						{ _cnd: { startsWith: '=' } },
+						{ _cnd: other },
+					],
+				},
+			},
+		};
+	});
+}
 
 export const description: INodeProperties[] = showOnlyFor(show, [
 	{
@@ -74,26 +112,20 @@ export const description: INodeProperties[] = showOnlyFor(show, [
 		typeOptions: { rows: 4 },
 		default: '',
 		required: true,
-		placeholder: 'e.g. Dear {name}, your order {orderId} is ready',
-		description: `The SMS text. With "Customized per Recipient", {field} is replaced by that field of the item. Each part is billed as one SMS: ${SMS_PART_SIZES_IN_WORDS}.`,
+		// A hint that works in both modes: "{name}" in a same-for-everyone text is refused.
+		placeholder: 'e.g. Our Westlands shop opens at 8 today',
+		description: `The SMS text. To greet each recipient by name, choose "Customized per Recipient" above and write {name} (any field of the item), or use an expression. Each part is billed as one SMS: ${SMS_PART_SIZES_IN_WORDS}.`,
 	},
 	// Counted as the marketer types (n8n re-evaluates display conditions on every change). Hidden
-	// for an expression, whose text is known only at run time; Dry Run counts every recipient.
-	{
-		displayName: `Over 160 characters as written: sent in parts of 153 characters, each billed as one SMS. "Max Parts per Message" (1 unless set) refuses it; Dry Run shows each recipient's parts.`,
-		name: 'longTextNotice',
-		type: 'notice',
-		default: '',
-		displayOptions: {
-			hide: {
-				message: [
-					{ _cnd: { regex: '^[\\s\\S]{0,160}$' } },
-					{ _cnd: { startsWith: '=' } },
-					{ _cnd: { regex: `^(?!${GSM_ONLY_PATTERN})` } },
-				],
-			},
-		},
-	},
+	// for an expression, whose text is known only at run time; Dry Run counts every recipient. The
+	// notice says whether the text will be refused at the Max Parts per Message set below.
+	...textNotices(
+		'longText',
+		160,
+		153,
+		{ regex: `^(?!${GSM_ONLY_PATTERN})` },
+		'Over 160 characters',
+	),
 	{
 		displayName: `This text has a character outside the GSM alphabet (an emoji, a curly quote, an accent such as "ć"): it is sent as UCS-2, 70 characters in one part, 67 per part when longer. Dry Run lists the characters to replace.`,
 		name: 'ucs2Notice',
@@ -103,6 +135,13 @@ export const description: INodeProperties[] = showOnlyFor(show, [
 			hide: { message: [{ _cnd: { regex: GSM_ONLY_PATTERN } }, { _cnd: { startsWith: '=' } }] },
 		},
 	},
+	...textNotices(
+		'longUcs2Text',
+		70,
+		67,
+		{ regex: GSM_ONLY_PATTERN },
+		'Over 70 characters with a character outside the GSM alphabet',
+	),
 	optionsCollection('smsOptions', [
 		{
 			displayName: 'Delivery Report Secret',
@@ -121,6 +160,14 @@ export const description: INodeProperties[] = showOnlyFor(show, [
 			placeholder: 'e.g. https://n8n.example.com/webhook/…/smsleopard',
 			description:
 				'Where SMSLeopard posts delivery reports: the Production URL of an SMSLeopard Trigger (in an active workflow). https:// only; http:// for localhost.',
+		},
+		{
+			displayName: 'Send Braces as Written',
+			name: 'sendBracesAsWritten',
+			type: 'boolean',
+			default: false,
+			description:
+				'Whether a "Same Text for Everyone" message may contain {word} as written. Off, such a text is refused before anything is sent, since {name} would reach every recipient unfilled.',
 		},
 		{
 			displayName: 'Max Parts per Message',
@@ -147,6 +194,7 @@ export const description: INodeProperties[] = showOnlyFor(show, [
 export const dryRunUnit = 'part' as const;
 
 interface SmsOptions {
+	sendBracesAsWritten: boolean;
 	statusUrl?: string;
 	statusSecret?: string;
 	maxParts: number;
@@ -180,11 +228,27 @@ function readSmsOptions(
 	];
 	if (!maxParts.ok || !perRequest.ok) throw new SmsLeopardValidationError(issues);
 	return {
+		sendBracesAsWritten: raw.sendBracesAsWritten === true,
 		statusUrl: raw.statusUrl as string | undefined,
 		statusSecret: raw.statusSecret as string | undefined,
 		maxParts: maxParts.value,
 		recipientsPerRequest: perRequest.value,
 	};
+}
+
+/**
+ * "Dear {name}" with Same Text for Everyone would reach every recipient with the braces as typed:
+ * refused before anything is sent, with both ways to fill it and the way to mean it.
+ */
+function refuseLiteralPlaceholders(message: unknown): void {
+	const found = typeof message === 'string' ? placeholdersOf(message) : [];
+	if (found.length === 0) return;
+	throw new SmsLeopardValidationError([
+		{
+			field: 'message',
+			message: `has ${found.join(', ')}, which every recipient would get as written, since Text is "Same Text for Everyone": choose "Customized per Recipient" under Text to fill ${found.length === 1 ? 'it' : 'them'} from each item's fields, or write the text as an expression such as {{ "Dear " + $json.name }}. To send the braces as written, turn on Options > Send Braces as Written.`,
+		},
+	]);
 }
 
 /** Reads and fills one item's send; a field-named error for an option it cannot take. */
@@ -197,6 +261,7 @@ function readItem(this: IExecuteFunctions, itemIndex: number, state: ExecutionSt
 	const text = customized
 		? fillPlaceholders(message, this.getInputData()[itemIndex].json)
 		: undefined;
+	if (!customized && !options.sendBracesAsWritten) refuseLiteralPlaceholders(message);
 	return {
 		request: {
 			source,
@@ -234,9 +299,8 @@ export async function executeBatch(
 	}
 	const plan = state.client.planSms(sends);
 	for (const { position, error } of plan.refused) outcomes[itemOf[position]] = { ok: false, error };
-	// Without Continue On Fail, one refused item stops the run before any request.
-	if (run.stopOnFailure && outcomes.some((outcome) => outcome !== undefined)) return outcomes;
 	if (run.dryRun.on) {
+		// A dry run previews every item that passed; the router lists the refused ones beside them.
 		plan.requests.forEach((request, index) => {
 			const itemIndexes = request.positions.map((position) => itemOf[position]);
 			previewPlannedRequest(request, index, run.dryRun).forEach(
@@ -245,6 +309,8 @@ export async function executeBatch(
 		});
 		return outcomes;
 	}
+	// Without Continue On Fail, one refused item stops the run before any request.
+	if (run.stopOnFailure && outcomes.some((outcome) => outcome !== undefined)) return outcomes;
 	await runPool(plan.requests.length, run.concurrency, run.stopOnFailure, async (index) => {
 		const request = plan.requests[index];
 		const itemIndexes = request.positions.map((position) => itemOf[position]);

@@ -24,6 +24,7 @@ import {
 	prepareTemplateMessage,
 	withMediaId,
 } from '../../client';
+import { templateAsSent } from '../../client/template-as-sent';
 import { headerMediaFields, noteIgnoredHeaderMedia, planHeaderMedia } from './header-media';
 import { itemLabel } from '../../helpers/item-label';
 import { unpairedAnswer } from './unpaired-answer';
@@ -32,11 +33,12 @@ import { readNumber } from '../../helpers/number-option';
 import { beforeTheSend } from '../../helpers/send-state';
 import { echo } from '../../client/echo';
 import { mediaIdFromMappedValues, variablesFromMappedValues } from './template-fields';
-import { templateFor } from './template-lookup';
+import { templateFor, templatesOf } from './template-lookup';
+import { refuseFieldsOfAnotherTemplate } from './fields-of-template';
 import { senderNumberField, templateField } from '../common.fields';
 import type { ExecutionState } from '../../helpers/execution-state';
 import { showOnlyFor } from '../display-options';
-import { type DryRun, dryRunFields, estimatedCost } from '../dry-run';
+import { type DryRun, WOULD_SEND, dryRunFields, estimatedCost } from '../dry-run';
 import { TEMPLATE_COST_CURRENCY_NOTE } from '../currency-notes';
 import { noteOncePerRun } from '../../helpers/run-notes';
 import { nodeVersion } from '../../helpers/node-version';
@@ -477,10 +479,12 @@ export async function execute(
 	if (typeof entry.cost === 'number') noteOncePerRun(this, state, TEMPLATE_COST_CURRENCY_NOTE);
 	// One flat row per item for the table view, with the same names as Send SMS.
 	return {
+		outcome: 'sent',
 		recipient: destination,
 		number: entry.number ?? destination,
 		messageId: entry.id,
 		status: entry.status,
+		...whatWentOut(item.template, message),
 		cost: entry.cost ?? null,
 		// The send answer gives the cost in the account's currency without naming it: said in a hint.
 		currency: null,
@@ -506,17 +510,33 @@ export function preview(
 	const { body } = item.message;
 	return {
 		dryRun: true,
+		outcome: WOULD_SEND,
 		recipient: item.destination,
 		number: body.destination,
+		...whatWentOut(item.template, item.message),
 		templateName: item.template?.name ?? templateNameShown(this, itemIndex) ?? null,
 		templateId: item.templateId,
 		phoneNumberId: item.phoneNumberId,
 		...(body.media_id ? { mediaId: body.media_id } : {}),
-		...(item.upload ? { headerFile: 'from the input item, uploaded when sent' } : {}),
-		...(item.template ? {} : { templateChecked: false }),
-		componentList: body.component_list as unknown as IDataObject,
+		...(item.upload ? { headerUpload: 'the file of the input item, uploaded when sent' } : {}),
+		// Without the template's texts, the values as they would be sent are all there is to show.
+		...(item.template
+			? {}
+			: { templateChecked: false, componentList: body.component_list as unknown as IDataObject }),
 		...estimatedCost(dryRun, 1),
 	};
+}
+
+/**
+ * The filled texts the recipient gets (body, header text or file name, buttons), for the output:
+ * read from the body sent, so a send and its dry run show the same.
+ */
+function whatWentOut(
+	template: TemplateDescription | undefined,
+	message: PreparedTemplateMessage,
+): IDataObject {
+	const sent = templateAsSent(template, message.body);
+	return sent ? ({ ...sent } as unknown as IDataObject) : {};
 }
 
 /** The checked message completed with the media_id its header file got at upload. */
@@ -563,6 +583,10 @@ async function checkItem(
 	const { phoneNumberId, templateId, destination, mode } = chosen;
 	const { variables, componentList, mappedMediaId } = readVariables(this, itemIndex, mode);
 	const template = await templateFor(state, phoneNumberId, templateId);
+	if (template && mode === 'template') {
+		const saved = this.getNodeParameter('templateFields.schema', itemIndex, []);
+		refuseFieldsOfAnotherTemplate(saved, template, await templatesOf(state, phoneNumberId));
+	}
 	// Header Media left over from a media template must not fail a template without a media header.
 	const withoutMediaHeader = template !== undefined && !headerMediaCategory(template);
 	if (withoutMediaHeader) noteIgnoredHeaderMedia(this, itemIndex, state, template);

@@ -23,7 +23,7 @@ import { itemLabel, itemsLabel } from '../../helpers/item-label';
 import { itemMayHaveBeenSent } from '../../helpers/send-state';
 import { unpairedAnswer } from './unpaired-answer';
 import type { ItemOutcome } from '../operation';
-import { type DryRun, estimatedCost } from '../dry-run';
+import { type DryRun, WOULD_SEND, estimatedCost } from '../dry-run';
 
 function maybeSent(error: unknown, itemIndexes: number[]): SmsLeopardUnconfirmedError {
 	// In words, not the network code: n8n replaces any message holding a code (ECONNRESET, ...) by
@@ -46,6 +46,11 @@ function maybeSent(error: unknown, itemIndexes: number[]): SmsLeopardUnconfirmed
 	);
 }
 
+/** The text a recipient of the request gets: their own (customized) or the one all share. */
+function textOf(request: PlannedSmsRequest, position: number): string {
+	return request.body.destination[position].message ?? request.body.message;
+}
+
 /** How a recipient's text is counted, the same in a send's output and in a dry run's. */
 function partsFields(segments: SmsSegments): IDataObject {
 	return {
@@ -58,15 +63,18 @@ function partsFields(segments: SmsSegments): IDataObject {
 
 function resultJson(
 	recipient: string,
+	text: string,
 	segments: SmsSegments,
 	answered: RecipientEntry & { id: string },
 	currency: string | undefined,
 ): IDataObject {
 	return {
+		outcome: 'sent',
 		recipient,
 		number: answered.number ?? recipient,
 		messageId: answered.id,
 		status: answered.status,
+		message: text,
 		...partsFields(segments),
 		cost: answered.cost ?? null,
 		currency: currency ?? null,
@@ -90,9 +98,10 @@ export function previewPlannedRequest(
 			results: [
 				{
 					dryRun: true,
+					outcome: WOULD_SEND,
 					recipient: destination.number,
 					number: destination.number,
-					message: destination.message ?? request.body.message,
+					message: textOf(request, position),
 					...partsFields(segments),
 					...estimatedCost(dryRun, segments.parts),
 					request: index + 1,
@@ -128,7 +137,15 @@ export async function sendPlannedRequest(
 			const entry = { ...answered, id: answered.id };
 			return {
 				ok: true,
-				results: [resultJson(number, request.segments[position], entry, currency)],
+				results: [
+					resultJson(
+						number,
+						textOf(request, position),
+						request.segments[position],
+						entry,
+						currency,
+					),
+				],
 			};
 		}
 		return {

@@ -9,16 +9,32 @@ import { SmsLeopardValidationError, type TemplateDescription } from '../../clien
 import type { ExecutionState } from '../../helpers/execution-state';
 import { echo } from '../../client/echo';
 
+/** The sender's listed templates by id; undefined when the account has no listing. */
+async function listing(
+	state: ExecutionState,
+	phoneNumberId: string,
+): Promise<Map<string, TemplateDescription> | undefined> {
+	return await state.once.get(
+		'templates',
+		phoneNumberId,
+		async () => await state.client.templateCatalog(phoneNumberId),
+	);
+}
+
+/** Every template the sender lists (the same listing as `templateFor`, read once). */
+export async function templatesOf(
+	state: ExecutionState,
+	phoneNumberId: string,
+): Promise<TemplateDescription[]> {
+	return [...((await listing(state, phoneNumberId))?.values() ?? [])];
+}
+
 export async function templateFor(
 	state: ExecutionState,
 	phoneNumberId: string,
 	templateId: string,
 ): Promise<TemplateDescription | undefined> {
-	const templates = await state.once.get(
-		'templates',
-		phoneNumberId,
-		async () => await state.client.templateCatalog(phoneNumberId),
-	);
+	const templates = await listing(state, phoneNumberId);
 	if (!templates) return undefined;
 	const template = templates.get(templateId);
 	if (!template) {

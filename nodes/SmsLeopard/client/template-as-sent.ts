@@ -1,0 +1,99 @@
+/**
+ * What the customer gets from a template send, in words: the template's own texts with the values
+ * of the request body put in their {{n}} places, the header file's name as sent, and each button's
+ * link or payload as filled. Read from the body that is sent (not from the fields typed), so what
+ * the output shows is what went out, whichever way the values were given.
+ */
+import { buttonNamed } from './template-rules';
+import type { SendTemplateBody } from './messages';
+import type { TemplateDescription } from './templates';
+
+export interface ButtonAsSent {
+	/** The button's own text, as approved. */
+	text: string;
+	kind: 'url' | 'quickReply' | 'phoneNumber' | 'flow' | 'copyCode' | 'other';
+	/** A URL button's link with its value in place. */
+	url?: string;
+	/** A quick-reply button's payload, when one is sent. */
+	payload?: string;
+	/** A copy-code button's code. */
+	code?: string;
+}
+
+export interface TemplateAsSent {
+	headerText?: string;
+	/** The document header's file name as the customer sees it. */
+	headerFile?: string;
+	bodyText: string;
+	buttons?: ButtonAsSent[];
+}
+
+const KINDS: Record<string, ButtonAsSent['kind']> = {
+	URL: 'url',
+	QUICK_REPLY: 'quickReply',
+	PHONE_NUMBER: 'phoneNumber',
+	FLOW: 'flow',
+	COPY_CODE: 'copyCode',
+};
+
+/** `text` with each {{n}} replaced by the value named n; a placeholder without one stays as is. */
+function filled(text: string, values: Map<string, string>): string {
+	return text.replace(/\{\{\s*(\d+)\s*\}\}/g, (whole, n: string) => values.get(n) ?? whole);
+}
+
+function valuesOf(body: SendTemplateBody, type: string): Map<string, string> {
+	const component = body.component_list.components.find((each) => each.component_type === type);
+	return new Map((component?.fields ?? []).map((field) => [field.name, String(field.value)]));
+}
+
+/**
+ * The button a BUTTONS field fills: by index or URL placeholder, else (an authentication
+ * template's code, named "1") the copy-code button.
+ */
+function buttonOf(name: string, template: TemplateDescription) {
+	return (
+		buttonNamed(name, template.buttons) ??
+		(/^\d+$/.test(name.trim())
+			? template.buttons.find((button) => button.kind === 'COPY_CODE')
+			: undefined)
+	);
+}
+
+/** The filled template; undefined without the template's description (its texts are unknown). */
+export function templateAsSent(
+	template: TemplateDescription | undefined,
+	body: SendTemplateBody,
+): TemplateAsSent | undefined {
+	if (!template) return undefined;
+	const header = template.header;
+	const buttonFields = [...valuesOf(body, 'BUTTONS')].map(([name, value]) => ({
+		button: buttonOf(name, template),
+		// An index-targeted name (url:0) fills the link's one placeholder.
+		placeholder: /^\d+$/.test(name.trim()) ? name.trim() : undefined,
+		value,
+	}));
+	const buttons = template.buttons.map((button): ButtonAsSent => {
+		const kind = KINDS[button.kind] ?? 'other';
+		const values = new Map(
+			buttonFields
+				.filter((field) => field.button === button)
+				.map((field) => [field.placeholder ?? String(button.urlPlaceholders[0] ?? 1), field.value]),
+		);
+		const value = [...values.values()][0];
+		return {
+			text: button.text,
+			kind,
+			...(kind === 'url' && button.url ? { url: filled(button.url, values) } : {}),
+			...(kind === 'quickReply' && value !== undefined ? { payload: value } : {}),
+			...(kind === 'copyCode' && value !== undefined ? { code: value } : {}),
+		};
+	});
+	return {
+		...(header?.format === 'TEXT' && header.text
+			? { headerText: filled(header.text, valuesOf(body, 'HEADER')) }
+			: {}),
+		...(header?.format === 'DOCUMENT' && body.file_name ? { headerFile: body.file_name } : {}),
+		bodyText: filled(template.body, valuesOf(body, 'BODY')),
+		...(buttons.length ? { buttons } : {}),
+	};
+}
