@@ -97,7 +97,9 @@ describe('sendSms against the sandbox', () => {
 			}),
 		);
 		expect(error.field).toBe('message');
-		expect(error.message).toMatch(/2 parts .*"’" switch the text to UCS-2.*maximum of 1/);
+		expect(error.message).toMatch(
+			/2 parts .*because "’" is not in the GSM alphabet, so the text goes as UCS-2.*maximum of 1/,
+		);
 		expect(smsRequests()).toHaveLength(0);
 	});
 

@@ -9,7 +9,7 @@ const env = useNodeEnv();
 const customer = { phone: '+254700400001', name: 'Amina', status: 'lead', orderId: 'A-17' };
 
 describe('Include Input Fields', () => {
-	it('1.2 (new nodes): on by default; the result wins where names clash', async () => {
+	it('1.2 (new nodes): on by default; an input field the result replaces is kept under input', async () => {
 		const { items, error } = await env.run(flowSendParameters, jsonItems(customer));
 		expect(error).toBeUndefined();
 		expect(items[0].json).toMatchObject({
@@ -18,8 +18,36 @@ describe('Include Input Fields', () => {
 			phone: '+254700400001',
 			status: 'Success',
 			messageId: env.sandbox.state.sentMessages[0].id,
+			input: { status: 'lead' },
 		});
 		expect(items[0].pairedItem).toEqual({ item: 0 });
+	});
+
+	it('the recipe undelivered SMS -> WhatsApp: no row shows one send beside another', async () => {
+		// A delivery report of an SMS (as the trigger outputs it) feeds a WhatsApp send.
+		const report = {
+			phone: '+254700400001',
+			messageId: 'sms-31',
+			status: 'Success',
+			outcome: 'failed',
+		};
+		const { items, error } = await env.run(flowSendParameters, jsonItems(report));
+		expect(error).toBeUndefined();
+		const [sent] = env.sandbox.state.sentMessages;
+		expect(items[0].json).toMatchObject({
+			outcome: 'sent',
+			messageId: sent.id,
+			phone: '+254700400001',
+			input: { messageId: 'sms-31', status: 'Success', outcome: 'failed' },
+		});
+	});
+
+	it('an input field named input is never overwritten', async () => {
+		const { items } = await env.run(
+			flowSendParameters,
+			jsonItems({ phone: '+254700400001', input: 'form A', status: 'lead' }),
+		);
+		expect(items[0].json).toMatchObject({ input: 'form A', _input: { status: 'lead' } });
 	});
 
 	it.each([1, 1.1])('%s (saved workflows): off unless turned on', async (typeVersion) => {

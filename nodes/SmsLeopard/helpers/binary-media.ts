@@ -7,6 +7,7 @@ import { createHash } from 'crypto';
 import type { IBinaryData, IExecuteFunctions } from 'n8n-workflow';
 import { type MediaSource, SmsLeopardValidationError } from '../client';
 import { echo } from '../client/echo';
+import { settleNow } from '../client/settle';
 import type { OncePerRun } from './once-per-run';
 
 export interface BinaryMedia {
@@ -61,17 +62,18 @@ async function contentKey(
  * second item, beside this node's "item 2"; one numbering is said, and the fix.
  */
 function fileOfItem(context: IExecuteFunctions, itemIndex: number, field: string): IBinaryData {
-	try {
-		return context.helpers.assertBinaryData(itemIndex, field);
-	} catch {
-		const names = Object.keys(context.getInputData()[itemIndex]?.binary ?? {});
-		throw new SmsLeopardValidationError([
-			{
-				field: 'file',
-				message: `names "${echo(field)}", but the item has ${names.length ? `only the binary field(s) ${names.map((name) => `"${echo(name)}"`).join(', ')}` : 'no file'}: give the name of the binary field that holds the file (the input's Binary tab shows them)`,
-			},
-		]);
-	}
+	const found = settleNow(() => context.helpers.assertBinaryData(itemIndex, field));
+	if (found.ok) return found.value;
+	const names = Object.keys(context.getInputData()[itemIndex]?.binary ?? {});
+	const has = names.length
+		? `only the binary field(s) ${names.map((name) => `"${echo(name)}"`).join(', ')}`
+		: 'no file';
+	throw new SmsLeopardValidationError([
+		{
+			field: 'file',
+			message: `names "${echo(field)}", but the item has ${has}: give the name of the binary field that holds the file (the input's Binary tab shows them)`,
+		},
+	]);
 }
 
 export async function readBinaryMedia(
