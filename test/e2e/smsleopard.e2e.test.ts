@@ -10,6 +10,8 @@ import { DEMO_PHONES, demoWorkflow } from './workflows/demo';
 import { flowSend } from './workflows/flow-send';
 import { expectOk, useSandboxedN8n } from './sandboxed-n8n';
 import { SENDERS, TEMPLATES } from '../sandbox';
+import { describeTemplate, templateSchema } from '../../nodes/SmsLeopard/client/templates';
+import { templateFields } from '../../nodes/SmsLeopard/actions/message/template-fields';
 
 const GOOD = { id: 'e2eGoodCredential01', name: 'SMSLeopard sandbox' };
 const WRONG_SECRET = { id: 'e2eWrongSecret0001', name: 'SMSLeopard wrong secret' };
@@ -354,6 +356,77 @@ describe.each(selectedVersions())('n8n %s', (version) => {
 		expect(error).toContain('Sent: none.');
 		expect(error).toContain('safe to run again');
 		expect(n8n.sandbox.state.sentMessages).toHaveLength(0);
+	});
+
+	it('nothing wrong goes out unnoticed: a dry run lists every item, stale fields and {placeholders} are refused', async () => {
+		// Three customers, two of them bad: a short number, and an emoji text over 70 characters at
+		// the default Max Parts (1).
+		const customers = code(
+			'Customers',
+			`[{ phone: '+254710900001', text: 'Hi Amina' }, { phone: '12', text: 'Hi Bo' }, { phone: '+254710900003', text: 'Big sale 🎉 ${'x'.repeat(70)}' }].map((json) => ({ json }))`,
+		);
+		const dryRun = smsLeopard('Dry Run', GOOD, {
+			resource: 'message',
+			operation: 'sendSms',
+			source: 'SMS_Leopard',
+			recipient: '={{ $json.phone }}',
+			textMode: 'customized',
+			message: '{text}',
+			dryRun: true,
+			pricePerPart: 0.8,
+		});
+		// Template Fields as the editor saved them for promo, while the node now sends order_update.
+		const promoFields = templateFields(
+			describeTemplate(templateSchema.parse(TEMPLATES.mixedButtons)),
+		);
+		const staleFields = smsLeopard(
+			'Stale Fields',
+			GOOD,
+			{
+				resource: 'message',
+				operation: 'sendTemplate',
+				senderNumber: locator(sender),
+				template: locator(TEMPLATES.bodyOnly.id),
+				destination: "={{ $('Customers').item.json.phone }}",
+				variablesMode: 'template',
+				templateFields: {
+					mappingMode: 'defineBelow',
+					value: { body_1: 'Amina', body_2: '20%', button_1_url: 'SALE20' },
+					schema: promoFields,
+				},
+			},
+			{ onError: 'continueRegularOutput' },
+		);
+		const sameText = smsLeopard('Same Text', GOOD, {
+			resource: 'message',
+			operation: 'sendSms',
+			source: 'SMS_Leopard',
+			recipient: "={{ $('Customers').item.json.phone }}",
+			message: 'Dear {name}, your order is ready',
+		});
+		const result = await run(
+			workflow('nothing unnoticed', [[trigger(), customers, dryRun, staleFields, sameText]]),
+		);
+		expect(nodeItems(result.runData, 'Dry Run').map((item) => item.outcome)).toEqual([
+			'would send',
+			'would be refused',
+			'would be refused',
+		]);
+		expect(nodeItems(result.runData, 'Dry Run')[2].reason).toMatch(
+			/"Message" would be sent in 2 parts .*because "🎉" is not in the GSM alphabet/,
+		);
+		const hints = (result.runData['Dry Run']?.[0] as { hints?: Array<{ message: string }> })?.hints;
+		expect(hints?.map((hint) => hint.message)).toEqual([
+			'Dry run, nothing was sent: 1 SMS would go out (1 part, estimated cost 0.8 at 0.8 per part), 2 would be refused (their "reason" and "fix" are in the output).',
+		]);
+		expect(nodeItems(result.runData, 'Stale Fields')[0].error).toContain(
+			'"Template Fields" were mapped for template "promo" (tpl_promo), not for the chosen template "order_update"',
+		);
+		expect(result.ok).toBe(false);
+		expect(JSON.stringify(result.error)).toContain(
+			'\\"Message\\" has {name}, which every recipient would get as written',
+		);
+		expect(n8n.sandbox.requests.filter((request) => request.method !== 'GET')).toEqual([]);
 	});
 
 	it('with a wrong API secret: a clear authentication error and no secret anywhere in the output', async () => {
