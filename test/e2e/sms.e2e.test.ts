@@ -107,10 +107,12 @@ describe.each(selectedVersions())('SMS in n8n %s', (version) => {
 		const sent = nodeItems(result.runData, 'Send SMS');
 		expect(sent).toEqual(
 			phones.map((phone, index) => ({
+				outcome: 'sent',
 				recipient: phone,
 				number: texted[index].number,
 				messageId: texted[index].id,
 				status: 'queued',
+				message: text,
 				parts: 1,
 				encoding: 'GSM-7',
 				characters: text.length,
