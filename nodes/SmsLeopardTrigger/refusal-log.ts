@@ -1,0 +1,69 @@
+/**
+ * A refused post (401) leaves a trace in n8n's log at warn level, with why it was refused, never
+ * the secret or the body. Rate-limited per trigger, in this process's memory: the first refusal of
+ * a minute is logged at once, the others of that minute are counted into the next line, so a
+ * flood of forged posts cannot flood the log. n8n gives a webhook no way to show a message in the
+ * editor while it listens for a test event (README, "SMSLeopard Trigger"): the log is the place.
+ */
+import type { Logger } from 'n8n-workflow';
+import type { SecretVerdict } from '../SmsLeopard/client';
+
+export type RefusalReason = Exclude<SecretVerdict, 'accepted'> | 'noSecretSet';
+
+const REASONS: Record<RefusalReason, string> = {
+	noSecret: 'the post carries no secret',
+	wrongSecret: 'the post carries a wrong secret',
+	elsewhere:
+		'the post carries the secret in another place than the one set under Options > Secret Presented As',
+	noSecretSet: 'no secret is set',
+};
+
+export const LOG_WINDOW_MS = 60_000;
+
+interface Window {
+	startedAt: number;
+	unlogged: number;
+}
+
+const windows = new Map<string, Window>();
+
+export interface Refusal {
+	/** The trigger's key (workflow and node): each trigger has its own rate limit. */
+	trigger: string;
+	reason: RefusalReason;
+	/** Where its secret is set: the credential (version 2) or the node's Secret (version 1). */
+	setIn: 'credential' | 'parameter';
+	workflowId: string;
+	nodeName: string;
+}
+
+function words(refusal: Refusal): string {
+	if (refusal.reason !== 'noSecretSet') return REASONS[refusal.reason];
+	return refusal.setIn === 'credential'
+		? "no secret is set: the trigger's SMSLeopard API credential has no Webhook Secret"
+		: "no secret is set: the trigger's Secret is empty";
+}
+
+/** Logs a refusal unless one of this trigger's was logged less than a minute ago (then counts it). */
+export function logRefusal(logger: Logger, refusal: Refusal, now = Date.now()): boolean {
+	const window = windows.get(refusal.trigger);
+	if (window && now - window.startedAt < LOG_WINDOW_MS) {
+		window.unlogged++;
+		return false;
+	}
+	const more = window?.unlogged ?? 0;
+	windows.set(refusal.trigger, { startedAt: now, unlogged: 0 });
+	const since =
+		more > 0 ? ` (and ${more} more refused in the minute before, not logged one by one)` : '';
+	logger.warn(
+		`SMSLeopard Trigger "${refusal.nodeName}" refused a post with 401: ${words(refusal)}${since}`,
+		{ workflowId: refusal.workflowId, nodeName: refusal.nodeName, reason: refusal.reason },
+	);
+	return true;
+}
+
+/** Forgets a trigger's window (on activation and deactivation) and, with no key, all (tests). */
+export function forgetRefusals(trigger?: string): void {
+	if (trigger === undefined) windows.clear();
+	else windows.delete(trigger);
+}
