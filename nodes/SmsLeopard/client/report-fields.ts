@@ -54,10 +54,10 @@ const REASON_NAMES = [
 	'errmsg', // Tencent
 	'error', // Infobip: an object
 	'err',
+	'cause', // Gupshup: words, before its errCode
 	'errorcode', // Twilio, Plivo
 	'errcode', // Vonage err-code, Gupshup
 	'statuserrorcode',
-	'cause',
 	'desc',
 	'description',
 ];
