@@ -1,8 +1,9 @@
 /**
  * A refused post (401) leaves a trace in n8n's log at warn level, with why it was refused, never
- * the secret or the body. Rate-limited per trigger, in this process's memory: the first refusal of
- * a minute is logged at once, the others of that minute are counted into the next line, so a
- * flood of forged posts cannot flood the log. n8n gives a webhook no way to show a message in the
+ * the secret or the body. Rate-limited per trigger and reason, in this process's memory: the first
+ * refusal of a minute is logged at once, the others of that minute are counted into the next line,
+ * so a flood of forged posts cannot flood the log (at most four lines a minute per trigger), and a
+ * flood of probes without a secret cannot hide real reports refused for a wrong one. n8n gives a webhook no way to show a message in the
  * editor while it listens for a test event (README, "SMSLeopard Trigger"): the log is the place.
  */
 import type { Logger } from 'n8n-workflow';
@@ -44,15 +45,19 @@ function words(refusal: Refusal): string {
 		: "no secret is set: the trigger's Secret is empty";
 }
 
-/** Logs a refusal unless one of this trigger's was logged less than a minute ago (then counts it). */
+/**
+ * Logs a refusal unless one of this trigger's for the same reason was logged less than a minute
+ * ago (then counts it).
+ */
 export function logRefusal(logger: Logger, refusal: Refusal, now = Date.now()): boolean {
-	const window = windows.get(refusal.trigger);
+	const key = `${refusal.trigger}|${refusal.reason}`;
+	const window = windows.get(key);
 	if (window && now - window.startedAt < LOG_WINDOW_MS) {
 		window.unlogged++;
 		return false;
 	}
 	const more = window?.unlogged ?? 0;
-	windows.set(refusal.trigger, { startedAt: now, unlogged: 0 });
+	windows.set(key, { startedAt: now, unlogged: 0 });
 	const since =
 		more > 0 ? ` (and ${more} more refused in the minute before, not logged one by one)` : '';
 	logger.warn(
@@ -62,8 +67,7 @@ export function logRefusal(logger: Logger, refusal: Refusal, now = Date.now()): 
 	return true;
 }
 
-/** Forgets a trigger's window (on activation and deactivation) and, with no key, all (tests). */
-export function forgetRefusals(trigger?: string): void {
-	if (trigger === undefined) windows.clear();
-	else windows.delete(trigger);
+/** Forgets a trigger's windows (on activation and deactivation). */
+export function forgetRefusals(trigger: string): void {
+	for (const key of windows.keys()) if (key.startsWith(`${trigger}|`)) windows.delete(key);
 }

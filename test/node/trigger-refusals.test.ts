@@ -1,7 +1,7 @@
 /**
  * A refused post leaves a trace: one warn line in n8n's log with the reason (no secret, wrong
  * secret, secret in another place, none set), never the secret or the body, at most one a minute
- * per trigger with the count of the others.
+ * per trigger and reason, with the count of the others.
  */
 import { logRefusal } from '../../nodes/SmsLeopardTrigger/refusal-log';
 import { WEBHOOK_SECRET, post } from './trigger-support';
@@ -37,12 +37,16 @@ describe('each 401 is logged at warn level with its reason', () => {
 		expect(answer.warnings).toEqual([]);
 	});
 
-	it('a flood of refusals: one line a minute per trigger, then the count of those not logged', async () => {
+	it('a flood of refusals: one line a minute per trigger and reason', async () => {
 		const workflowId = 'flooded-workflow';
 		const answers = [];
 		for (let index = 0; index < 50; index++) answers.push(await post(report, { workflowId }));
 		expect(answers.every((answer) => answer.status === 401)).toBe(true);
 		expect(answers.flatMap((answer) => answer.warnings)).toHaveLength(1);
+		// Another reason has its own line: probes without a secret do not hide a wrong one.
+		const wrong = await post(report, { workflowId, headers: { 'x-status-secret': 'guess' } });
+		expect(wrong.warnings).toHaveLength(1);
+		expect(wrong.warnings[0].message).toContain('a wrong secret');
 		// Another trigger has its own limit.
 		expect((await post(report, { workflowId: 'another-workflow' })).warnings).toHaveLength(1);
 	});
