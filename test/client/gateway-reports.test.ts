@@ -53,6 +53,21 @@ describe('delivery reports as SMS gateways post them (docs/delivery-report-field
 		},
 	);
 
+	it('the names the issue saw unread: phoneNumber, failureReason, desc, doneAt', () => {
+		const [event] = readWebhookEvents({
+			messageId: 'm1',
+			status: 'UNDELIV',
+			phoneNumber: '+254711000009',
+			desc: 'Absent subscriber',
+			doneAt: '2026-11-25T08:00:00Z',
+		});
+		expect(event).toMatchObject({
+			number: '+254711000009',
+			reason: 'Absent subscriber',
+			time: '2026-11-25T08:00:00.000Z',
+		});
+	});
+
 	it('a status word no gateway listed reads as unknown, never guessed', () => {
 		expect(outcomeOf('PARTIALLY_DELIVERED')).toBe('unknown');
 		const [event] = readWebhookEvents({ id: 'x1', status: { groupName: 'MYSTERY', name: 'HUH' } });
