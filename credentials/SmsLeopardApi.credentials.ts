@@ -75,6 +75,15 @@ export class SmsLeopardApi implements ICredentialType {
 				// n8n strips anything written like an HTML tag from descriptions: no angle brackets here.
 				'The messaging channel, the word after /v1/ in the chat paths (as in /v1/whatsapp/send). Leave "whatsapp" unless SMSLeopard tells you otherwise.',
 		},
+		{
+			displayName: 'Webhook Secret',
+			name: 'webhookSecret',
+			type: 'string',
+			typeOptions: { password: true },
+			default: '',
+			description:
+				'Optional: a secret of your choosing that SMSLeopard sends back with delivery reports and WhatsApp events. The SMSLeopard Trigger (version 2) accepts only posts carrying it, and Send SMS sends it as the Delivery Report Secret when that is empty. Kept encrypted here, so it is in no workflow or execution.',
+		},
 	];
 
 	/**

@@ -9,11 +9,13 @@ import {
 import { triggerProperties } from './description';
 import { receive, verifySubscription } from './receive';
 import { forget } from './repeats';
+import { forgetRefusals } from './refusal-log';
 
 /**
  * SMSLeopard Trigger: delivery reports of SMS sent with a Delivery Report URL, and WhatsApp events
  * (inbound messages, quick-reply taps, message statuses) posted to the URL set in the account.
- * Only posts carrying the secret set here start the workflow; the others get 401.
+ * Only posts carrying the secret start the workflow; the others get 401. Version 2 takes the secret
+ * from the SMSLeopard API credential (encrypted by n8n); version 1 from its own Secret field.
  */
 export class SmsLeopardTrigger implements INodeType {
 	description: INodeTypeDescription = {
@@ -21,7 +23,9 @@ export class SmsLeopardTrigger implements INodeType {
 		name: 'smsLeopardTrigger',
 		icon: { light: 'file:smsleopard.svg', dark: 'file:smsleopard.dark.svg' },
 		group: ['trigger'],
-		version: 1,
+		// 2: the secret moved to the credential (trigger-secret.ts); saved version 1 triggers keep theirs.
+		version: [1, 2],
+		defaultVersion: 2,
 		subtitle: '={{$parameter["events"].join(", ")}}',
 		description:
 			'Starts the workflow when SMSLeopard reports an SMS delivery or a WhatsApp message, reply or status',
@@ -30,6 +34,9 @@ export class SmsLeopardTrigger implements INodeType {
 		defaults: { name: 'SMSLeopard Trigger' },
 		inputs: [],
 		outputs: [NodeConnectionTypes.Main],
+		credentials: [
+			{ name: 'smsLeopardApi', required: true, displayOptions: { show: { '@version': [2] } } },
+		],
 		webhooks: [
 			{ name: 'default', httpMethod: 'POST', responseMode: 'onReceived', path: 'smsleopard' },
 			// Meta-style subscription check (hub.challenge), for a provider that forwards Meta's setup.
@@ -51,11 +58,13 @@ export class SmsLeopardTrigger implements INodeType {
 			},
 			async create(this: IHookFunctions): Promise<boolean> {
 				forget(triggerKey(this));
+				forgetRefusals(triggerKey(this));
 				this.getWorkflowStaticData('node').setUpFor = this.getNodeWebhookUrl('default');
 				return true;
 			},
 			async delete(this: IHookFunctions): Promise<boolean> {
 				forget(triggerKey(this));
+				forgetRefusals(triggerKey(this));
 				delete this.getWorkflowStaticData('node').setUpFor;
 				return true;
 			},
@@ -63,7 +72,7 @@ export class SmsLeopardTrigger implements INodeType {
 	};
 
 	async webhook(this: IWebhookFunctions): Promise<IWebhookResponseData> {
-		if (this.getWebhookName() === 'setup') return verifySubscription(this);
+		if (this.getWebhookName() === 'setup') return await verifySubscription(this);
 		return await receive(this, triggerKey(this));
 	}
 }

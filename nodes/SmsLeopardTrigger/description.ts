@@ -4,10 +4,27 @@ import type { INodeProperties } from 'n8n-workflow';
 export const triggerProperties: INodeProperties[] = [
 	{
 		displayName:
-			"Give SMSLeopard the Production URL above: for SMS, as the Delivery Report URL of Send SMS with the same secret as its Delivery Report Secret; for WhatsApp, in your SMSLeopard account's webhook setting. Activate the workflow to receive.",
+			"Set a Webhook Secret in the SMSLeopard API credential chosen above, then give SMSLeopard the Production URL above: for SMS, as Send SMS's Delivery Report URL (with the same credential it sends the secret by itself); for WhatsApp, in your SMSLeopard account's webhook setting with the same secret. Activate the workflow to receive.",
 		name: 'setupNotice',
 		type: 'notice',
 		default: '',
+		displayOptions: { show: { '@version': [2] } },
+	},
+	{
+		displayName:
+			"Give SMSLeopard the Production URL above: for SMS, as the Delivery Report URL of Send SMS with the same secret as its Delivery Report Secret; for WhatsApp, in your SMSLeopard account's webhook setting. Activate the workflow to receive.",
+		name: 'setupNoticeV1',
+		type: 'notice',
+		default: '',
+		displayOptions: { show: { '@version': [1] } },
+	},
+	{
+		displayName:
+			"This trigger keeps its Secret in the workflow, where anyone who can see the workflow or an execution can read it. A new SMSLeopard Trigger takes it from the SMSLeopard API credential's Webhook Secret instead (encrypted by n8n): add one, set its Webhook Secret to this Secret, and delete this one.",
+		name: 'moveSecretNotice',
+		type: 'notice',
+		default: '',
+		displayOptions: { show: { '@version': [1] } },
 	},
 	{
 		displayName: 'Secret',
@@ -18,6 +35,7 @@ export const triggerProperties: INodeProperties[] = [
 		required: true,
 		description:
 			'A secret of your choosing. Posts that do not carry it get 401 and start nothing. For SMS, use the same text as Delivery Report Secret in Send SMS.',
+		displayOptions: { show: { '@version': [1] } },
 	},
 	{
 		displayName: 'Events',

@@ -13,8 +13,10 @@ export interface EventFilters {
 }
 
 function statusPasses(event: WebhookEvent, statuses: StatusFilter): boolean {
-	// Inbound messages and unrecognised posts have no status to filter on.
-	if (statuses === 'all' || event.outcome === null) return true;
+	// Inbound messages and unrecognised posts have no status to filter on. A status not understood
+	// (outcome "unknown") passes every filter: it may be the final report, and a filter that
+	// dropped it would lose it without a trace; the workflow sees it marked unknown.
+	if (statuses === 'all' || event.outcome === null || event.outcome === 'unknown') return true;
 	if (statuses === 'final') return isFinalOutcome(event.outcome);
 	return event.outcome === statuses;
 }

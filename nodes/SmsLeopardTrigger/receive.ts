@@ -1,19 +1,22 @@
 /**
- * One post to the trigger: 401 without the secret (no execution); otherwise one output item per
- * event kept by the filters, each with the body as received beside it (the secret removed), and
- * 200 at once. A post whose events are all filtered out gets 200 and starts nothing.
+ * One post to the trigger: 401 without the secret (no execution, a warn line in n8n's log);
+ * otherwise one output item per event kept by the filters, each with the body as received beside
+ * it (the secret removed), and 200 at once. A post whose events are all filtered out gets 200 and
+ * starts nothing.
  */
 import type { IDataObject, IWebhookFunctions, IWebhookResponseData } from 'n8n-workflow';
 import {
 	type SecretPresentation,
 	type WebhookRequest,
-	carriesSecret,
+	checkSecret,
+	keptBody,
 	matchesSecret,
 	parseWebhookBody,
 	readWebhookEvents,
-	withoutSecret,
 } from '../SmsLeopard/client';
 import { type StatusFilter, keptEvents } from './event-filters';
+import { logRefusal } from './refusal-log';
+import { triggerSecret } from './trigger-secret';
 
 function refuse(context: IWebhookFunctions, code: number, message: string): IWebhookResponseData {
 	const response = context.getResponseObject();
@@ -45,13 +48,21 @@ export async function receive(
 	context: IWebhookFunctions,
 	trigger: string,
 ): Promise<IWebhookResponseData> {
-	const secret = String(context.getNodeParameter('secret', ''));
+	const { secret, setIn } = await triggerSecret(context);
 	const options = context.getNodeParameter('options', {}) as {
 		dropRepeats?: boolean;
 		secretIn?: SecretPresentation;
 	};
 	const request = requestOf(context);
-	if (!carriesSecret(request, secret, options.secretIn ?? 'any')) {
+	const verdict = checkSecret(request, secret, options.secretIn ?? 'any');
+	if (verdict !== 'accepted') {
+		logRefusal(context.logger, {
+			trigger,
+			reason: secret === '' ? 'noSecretSet' : verdict,
+			setIn,
+			workflowId: String(context.getWorkflow().id ?? ''),
+			nodeName: context.getNode().name,
+		});
 		// The same answer whatever was wrong: nothing tells a prober how close it came.
 		return refuse(context, 401, 'This post does not carry the SMSLeopard Trigger secret');
 	}
@@ -63,10 +74,17 @@ export async function receive(
 	});
 	if (events.length === 0) return {};
 	const receivedAt = new Date().toISOString();
-	const body = withoutSecret(request.body, secret) as IDataObject;
+	const { body, bodyNote } = keptBody(request.body, secret, request.rawBody);
 	return {
 		workflowData: [
-			events.map((event) => ({ json: { ...(event as unknown as IDataObject), receivedAt, body } })),
+			events.map((event) => ({
+				json: {
+					...(event as IDataObject),
+					receivedAt,
+					body: body as IDataObject,
+					...(bodyNote ? { bodyNote } : {}),
+				},
+			})),
 		],
 	};
 }
@@ -75,9 +93,11 @@ export async function receive(
  * GET to the trigger's URL: Meta's subscription check (hub.mode, hub.verify_token = the secret,
  * hub.challenge echoed), for a provider that forwards Meta's webhook setup. Starts nothing.
  */
-export function verifySubscription(context: IWebhookFunctions): IWebhookResponseData {
+export async function verifySubscription(
+	context: IWebhookFunctions,
+): Promise<IWebhookResponseData> {
 	const query = context.getQueryData() as Record<string, unknown>;
-	const secret = String(context.getNodeParameter('secret', ''));
+	const { secret } = await triggerSecret(context);
 	if (query['hub.mode'] !== 'subscribe' || !matchesSecret(query['hub.verify_token'], secret)) {
 		return refuse(context, 401, 'This request does not carry the SMSLeopard Trigger secret');
 	}

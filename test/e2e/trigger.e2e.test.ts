@@ -5,15 +5,32 @@
  * as Meta signs them; posts without the secret refused; a burst of reports, none lost.
  * Asserted on n8n's stored executions and the sandbox's log of what it posted.
  */
-import { packedForThisFile } from './harness';
+import { createHmac } from 'crypto';
+import { readFileSync, readdirSync } from 'fs';
+import path from 'path';
+import { packedForThisFile, runN8n } from './harness';
 import { selectedVersions } from './matrix';
 import { useServedN8n } from './sandboxed-n8n';
-import { campaignWorkflow, reportsWorkflow } from './workflows/trigger';
+import { campaignWorkflow, reportsWorkflow, reportsWorkflowV2 } from './workflows/trigger';
 import { REPORT_SECRET_WAYS, REPORT_SHAPES, SMS_UNDELIVERABLE_SUFFIX } from '../sandbox';
+import { META_CASES } from '../client/meta-family';
+import { SAMPLES } from '../client/gateway-samples';
 
 const tarball = packedForThisFile();
 const SECRET = 'trigger-secret-7f3a9c';
+/** The credential's Webhook Secret (trigger v2): it must appear in no workflow, execution or export. */
+const CREDENTIAL_SECRET = 'credential-webhook-secret-e2e-41d7';
+/** A version 1 trigger's own Secret, stored in its workflow: the control that the search finds. */
+const V1_SECRET = 'v1-node-secret-e2e-93b0';
 const DELIVERY_MS = 600;
+
+/** A Meta case's message or status id, for the cases whose expectation does not name it. */
+function readId(post: Record<string, unknown>): string {
+	const value = (post.entry as Array<{ changes: Array<{ value: Record<string, unknown> }> }>)[0]
+		.changes[0].value;
+	const [first] = (value.messages ?? value.statuses) as Array<{ id: string }>;
+	return first.id;
+}
 
 describe.each(selectedVersions())('SMSLeopard Trigger in n8n %s', (version) => {
 	const n8n = useServedN8n(version, tarball, {
@@ -22,8 +39,11 @@ describe.each(selectedVersions())('SMSLeopard Trigger in n8n %s', (version) => {
 	});
 
 	/** Activates the trigger workflow; its URL once n8n answers on it (registration can lag). */
-	async function activeTrigger(parameters: Record<string, unknown> = {}, secret = SECRET) {
-		const trigger = reportsWorkflow(`reports ${Math.random()}`, secret, parameters);
+	async function activeTrigger(
+		parameters: Record<string, unknown> = {},
+		secret = SECRET,
+		trigger = reportsWorkflow(`reports ${Math.random()}`, secret, parameters),
+	) {
 		const projectId = await n8n.rest.personalProjectId();
 		const id = await n8n.rest.activateWorkflow({ ...trigger.json, projectId });
 		const url = `${n8n.server.url}${trigger.path}`;
@@ -34,11 +54,17 @@ describe.each(selectedVersions())('SMSLeopard Trigger in n8n %s', (version) => {
 		throw new Error(`the trigger at ${url} did not register`);
 	}
 
-	async function sendCampaign(reportUrl: string, phones: string[]): Promise<void> {
+	async function sendCampaign(
+		reportUrl: string,
+		phones: string[],
+		credential = n8n.credential,
+		/** null: Send SMS has no Delivery Report Secret of its own (the credential's is sent). */
+		secret: string | null = SECRET,
+	): Promise<void> {
 		const path = `campaign-${Math.random().toString(36).slice(2)}`;
 		const projectId = await n8n.rest.personalProjectId();
 		await n8n.rest.activateWorkflow({
-			...campaignWorkflow(n8n.credential, path, reportUrl, SECRET),
+			...campaignWorkflow(credential, path, reportUrl, secret ?? undefined),
 			projectId,
 		});
 		for (let attempt = 0; attempt < 60; attempt++) {
@@ -232,4 +258,151 @@ describe.each(selectedVersions())('SMSLeopard Trigger in n8n %s', (version) => {
 		await new Promise((resolve) => setTimeout(resolve, 2000));
 		expect(await n8n.rest.executionCount(trigger.id)).toBe(1000);
 	}, 400_000);
+	describe('version 2: the secret in the credential', () => {
+		let credential: { id: string; name: string };
+		beforeAll(async () => {
+			credential = await n8n.rest.createCredential(
+				'SMSLeopard with webhook secret',
+				'smsLeopardApi',
+				{
+					...n8n.sandbox.credentialData,
+					webhookSecret: CREDENTIAL_SECRET,
+				},
+			);
+		});
+
+		const v2Trigger = async (parameters: Record<string, unknown> = {}) =>
+			await activeTrigger(
+				{},
+				SECRET,
+				reportsWorkflowV2(`reports v2 ${Math.random()}`, credential, parameters),
+			);
+
+		it("Send SMS without a secret of its own sends the credential's; the v2 trigger receives the reports", async () => {
+			const trigger = await v2Trigger({ statuses: 'final' });
+			const phones = ['+254722000051', `+254722000${SMS_UNDELIVERABLE_SUFFIX}`];
+			await sendCampaign(trigger.url, phones, credential, null);
+			expect(n8n.sandbox.requests[0].body).toMatchObject({ status_secret: CREDENTIAL_SECRET });
+			const items = await receivedItems(trigger.id, 2);
+			expect(items.map((item) => item.outcome).sort()).toEqual(['delivered', 'failed']);
+			expect(n8n.sandbox.callbacks.every((post) => post.status === 200)).toBe(true);
+			expect(JSON.stringify(items)).not.toContain(CREDENTIAL_SECRET);
+		});
+
+		it("Meta's WhatsApp family, the gateway table, unknown statuses through Final Only, deep posts", async () => {
+			const trigger = await v2Trigger({ statuses: 'final' });
+			const send = async (body: string, headers: Record<string, string>) =>
+				(await fetch(trigger.url, { method: 'POST', headers, body })).status;
+			const signed = (body: string) => ({
+				'content-type': 'application/json',
+				'x-hub-signature-256': `sha256=${createHmac('sha256', CREDENTIAL_SECRET).update(body).digest('hex')}`,
+			});
+			const statuses: number[] = [];
+			for (const entry of META_CASES) {
+				const body = JSON.stringify(entry.post);
+				statuses.push(await send(body, signed(body)));
+			}
+			const gatewayPosts = Object.values(SAMPLES).flat();
+			for (const sample of gatewayPosts) {
+				const isForm = typeof sample.post === 'string';
+				statuses.push(
+					await send(isForm ? (sample.post as string) : JSON.stringify(sample.post), {
+						'content-type': isForm ? 'application/x-www-form-urlencoded' : 'application/json',
+						'x-status-secret': CREDENTIAL_SECRET,
+					}),
+				);
+			}
+			const unknown = [
+				{ id: 'unknown-1', status: 'PARTIALLY_DELIVERED' },
+				{ id: 'unknown-2', status: { groupName: 'MYSTERY', name: 'HUH' } },
+				{ id: 'pending-1', status: 'SENT' },
+			];
+			statuses.push(await send(JSON.stringify(unknown), signed(JSON.stringify(unknown))));
+			// 1,000 levels are kept as fields; 100,000 as raw text: neither crashes nor is lost.
+			let deep: unknown = { leaf: 'kept' };
+			for (let level = 1; level < 1000; level++) deep = { next: deep };
+			const deepBody = JSON.stringify(deep);
+			statuses.push(await send(deepBody, signed(deepBody)));
+			const hostile = `${'['.repeat(100_000)}"hostile-leaf"${']'.repeat(100_000)}`;
+			statuses.push(await send(hostile, signed(hostile)));
+			expect(statuses.every((status) => status === 200)).toBe(true);
+
+			const executions = META_CASES.length + gatewayPosts.length + 3;
+			const items = await receivedItems(trigger.id, executions);
+			const byId = new Map(items.map((item) => [item.messageId, item]));
+			for (const entry of META_CASES) {
+				expect(byId.get(entry.read.messageId ?? readId(entry.post))).toMatchObject(entry.read);
+			}
+			for (const sample of gatewayPosts) {
+				for (const read of sample.read) {
+					if (read.messageId) expect(byId.get(read.messageId)).toMatchObject(read);
+				}
+			}
+			expect([byId.get('unknown-1')?.outcome, byId.get('unknown-2')?.outcome]).toEqual([
+				'unknown',
+				'unknown',
+			]);
+			expect(byId.has('pending-1')).toBe(false);
+			const unrecognised = items.filter((item) => item.event === 'unrecognised');
+			expect(unrecognised).toHaveLength(2);
+			const [asText] = unrecognised.filter((item) => typeof item.body === 'string');
+			const [asFields] = unrecognised.filter((item) => typeof item.body !== 'string');
+			expect(JSON.stringify(asFields.body)).toContain('"leaf":"kept"');
+			expect(asText.body).toBe(hostile);
+			expect(asText.bodyNote).toContain('raw text');
+			expect(JSON.stringify(items)).not.toContain(CREDENTIAL_SECRET);
+		}, 300_000);
+
+		it("each 401 is in n8n's log with its reason; the credential's secret is in no workflow, execution or export, where a v1 trigger's is", async () => {
+			const v2 = await v2Trigger();
+			const refused = await fetch(v2.url, {
+				method: 'POST',
+				headers: { 'content-type': 'application/json', 'x-status-secret': 'a-wrong-guess' },
+				body: JSON.stringify({ id: 'forged-2', status: 'DELIVRD' }),
+			});
+			expect(refused.status).toBe(401);
+			// A v1 trigger still receives, with its own Secret.
+			const v1 = await activeTrigger({}, V1_SECRET);
+			const accepted = await fetch(v1.url, {
+				method: 'POST',
+				headers: { 'content-type': 'application/json', 'x-status-secret': V1_SECRET },
+				body: JSON.stringify({ id: 'v1-report', status: 'DELIVRD' }),
+			});
+			expect(accepted.status).toBe(200);
+			expect(await receivedItems(v1.id, 1)).toEqual([
+				expect.objectContaining({ messageId: 'v1-report', outcome: 'delivered' }),
+			]);
+			const deadline = Date.now() + 10_000;
+			while (
+				!n8n.server.logs().includes('refused a post with 401: the post carries a wrong secret')
+			) {
+				if (Date.now() > deadline)
+					throw new Error(`no refusal logged:\n${n8n.server.logs().slice(-3000)}`);
+				await new Promise((resolve) => setTimeout(resolve, 250));
+			}
+			expect(n8n.server.logs()).not.toContain('a-wrong-guess');
+
+			const exportFile = path.join(n8n.folder.root, 'export.json');
+			const exported = await runN8n(n8n.folder, [
+				'export:workflow',
+				'--all',
+				`--output=${exportFile}`,
+			]);
+			expect(exported.exitCode).toBe(0);
+			const exportText = readFileSync(exportFile, 'utf8');
+			const database = readdirSync(n8n.folder.n8nDir)
+				.filter((name) => name.startsWith('database.sqlite'))
+				.map((name) => readFileSync(path.join(n8n.folder.n8nDir, name)));
+			const inDatabase = (text: string) =>
+				database.some((file) => file.includes(Buffer.from(text)));
+			// The search works: the v1 trigger's Secret is in its workflow, in the database and export.
+			expect([exportText.includes(V1_SECRET), inDatabase(V1_SECRET)]).toEqual([true, true]);
+			expect(exportText).toContain('smsLeopardTrigger');
+			// The v2 triggers' executions are stored, and the credential's secret is in none of it.
+			expect([exportText.includes(CREDENTIAL_SECRET), inDatabase(CREDENTIAL_SECRET)]).toEqual([
+				false,
+				false,
+			]);
+		});
+	});
 });

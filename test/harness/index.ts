@@ -115,8 +115,12 @@ let executionCounter = 0;
 const SSHClientsManager = sshClientsManagerClass();
 /** Set once an n8n-core node context exists: creating one instantiates SSHClientsManager. */
 let contextsCreated = false;
+/** For helpers in other files that create an n8n-core context (webhook-context.ts). */
+export function noteContextCreated(): void {
+	contextsCreated = true;
+}
 
-function nodeCredentialsFor(
+export function nodeCredentialsFor(
 	credentials: Record<string, ICredentialDataDecryptedObject> | undefined,
 ): INodeCredentials | undefined {
 	if (!credentials || Object.keys(credentials).length === 0) return undefined;
@@ -127,7 +131,7 @@ function nodeCredentialsFor(
 	return nodeCredentials;
 }
 
-function buildAdditionalData(
+export function buildAdditionalData(
 	credentialsHelper: HarnessCredentialsHelper,
 	executionId: string | undefined,
 	hooks?: ExecutionLifecycleHooks,
@@ -158,7 +162,7 @@ function buildAdditionalData(
 	};
 }
 
-function buildNode(
+export function buildNode(
 	options: Pick<
 		RunNodeOptions,
 		'nodeType' | 'parameters' | 'credentials' | 'typeVersion' | 'nodeName'

@@ -80,6 +80,8 @@ export interface NodeEnv {
 			continueOnFail?: boolean;
 			onError?: OnErrorSetting;
 			apiSecret?: string;
+			/** The credential's Webhook Secret (none by default). */
+			webhookSecret?: string;
 			chatUrl?: string;
 			contactsUrl?: string;
 			/** The node's version; default the newest. */
@@ -122,6 +124,7 @@ export async function startNodeEnv(
 					smsLeopardApi: {
 						...credentialData,
 						...(runOptions.apiSecret ? { apiSecret: runOptions.apiSecret } : {}),
+						...(runOptions.webhookSecret ? { webhookSecret: runOptions.webhookSecret } : {}),
 						...(runOptions.chatUrl ? { chatUrl: runOptions.chatUrl } : {}),
 						...(runOptions.contactsUrl ? { contactsUrl: runOptions.contactsUrl } : {}),
 					},

@@ -8,7 +8,7 @@ import { readFileSync } from 'fs';
 
 import { N8nRest, nodeItems, packPackage, removePackedTarball } from '../e2e/harness';
 import { DEMO_PHONES } from '../e2e/workflows/demo';
-import { reportsWorkflow } from '../e2e/workflows/trigger';
+import { reportsWorkflow, reportsWorkflowV2 } from '../e2e/workflows/trigger';
 import { type Sandbox, type SandboxOptions, TEMPLATES, startSandbox } from '../sandbox';
 import { busiestWindow } from '../sandbox/limiters';
 import { killGroup } from './cluster/services';
@@ -191,6 +191,40 @@ it('SMSLeopard Trigger: the main receives the reports, workers run them, a post 
 	expect(byProcess.main.filter((entry) => ids.includes(entry))).toEqual([]);
 	const onWorkers = [...byProcess['worker-1'], ...byProcess['worker-2']];
 	expect(ids.every((entry) => onWorkers.includes(entry))).toBe(true);
+});
+
+it("SMSLeopard Trigger v2: the main reads the credential's Webhook Secret, a worker runs the report", async () => {
+	const webhookSecret = 'queue-credential-webhook-secret-8817';
+	const credential = await rest.createCredential(
+		'SMSLeopard with webhook secret',
+		'smsLeopardApi',
+		{
+			...sandbox.credentialData,
+			webhookSecret,
+		},
+	);
+	const trigger = reportsWorkflowV2('queue reports v2', credential);
+	const id = await rest.activateWorkflow(trigger.json);
+	const url = `${cluster.mainUrl}${trigger.path}`;
+	const report = (secret: string) =>
+		fetch(url, {
+			method: 'POST',
+			headers: { 'content-type': 'application/json', 'x-status-secret': secret },
+			body: JSON.stringify({ id: 'queue-report-v2', status: 'DELIVRD' }),
+		});
+	for (let attempt = 0; attempt < 60 && (await report('guess')).status === 404; attempt++) {
+		await new Promise((resolve) => setTimeout(resolve, 250));
+	}
+	expect((await report('guess')).status).toBe(401);
+	expect((await report(webhookSecret)).status).toBe(200);
+	const [execution] = await rest.settledExecutions(id, 1);
+	const detail = await rest.execution(execution.id);
+	expect(detail.status).toBe('success');
+	expect(nodeItems(detail.runData, 'SMSLeopard Trigger').map((item) => item.messageId)).toEqual([
+		'queue-report-v2',
+	]);
+	const byProcess = executionsByProcess();
+	expect([...byProcess['worker-1'], ...byProcess['worker-2']]).toContain(execution.id);
 });
 
 it('every operation once, on a worker', async () => {

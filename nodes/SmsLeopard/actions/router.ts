@@ -74,7 +74,9 @@ async function runItems(
 	workers: number,
 ): Promise<INodeExecutionData[][]> {
 	const credentials = await this.getCredentials(CREDENTIAL_TYPE);
-	const state: ExecutionState = newExecutionState(client);
+	const webhookSecret =
+		typeof credentials.webhookSecret === 'string' ? credentials.webhookSecret : '';
+	const state: ExecutionState = newExecutionState(client, webhookSecret);
 	const continueOnFail = this.continueOnFail();
 	const toErrorOutput = this.getNode().onError === 'continueErrorOutput';
 	const includeInput = this.getNodeParameter('includeInputFields', 0, false) === true;

@@ -69,7 +69,6 @@ export { type FailureEvidence, mayHaveBeenSent, stampSendState } from './send-st
 
 export { type DeliveryOutcome, isFinalOutcome, outcomeOf } from './delivery-outcome';
 export {
-	MAX_EVENTS_PER_POST,
 	type WebhookEvent,
 	type WebhookEventKind,
 	parseWebhookBody,
@@ -77,9 +76,13 @@ export {
 } from './webhook-events';
 export {
 	type SecretPresentation,
+	type SecretVerdict,
 	type WebhookRequest,
 	carriesSecret,
+	checkSecret,
 	matchesSecret,
 	withoutSecret,
 } from './webhook-secret';
+export { type KeptBody, MAX_KEPT_DEPTH, keptBody } from './webhook-body';
+export { type ReportFields, readReportFields } from './report-fields';
 export { AccountPacers, type PacerLease } from './account-pacers';

@@ -126,7 +126,7 @@ const sendSmsInput = z
 				code: z.ZodIssueCode.custom,
 				path: ['statusSecret'],
 				message:
-					'is required when a delivery report URL is given: choose a secret to check the reports with',
+					"is required when a delivery report URL is given: choose a secret to check the reports with, or set the credential's Webhook Secret",
 			});
 		}
 		if (!input.statusUrl && input.statusSecret) {

@@ -57,7 +57,8 @@ function headerValues(request: WebhookRequest, name: string): string[] {
 function viaBody(request: WebhookRequest, secret: string): boolean {
 	const parsed = parseWebhookBody(request.body);
 	const records = Array.isArray(parsed) ? parsed : [parsed];
-	if (records.length === 0 || records.length > 10_000) return false;
+	// No count bound: n8n's payload limit (N8N_PAYLOAD_SIZE_MAX) bounds how many records come.
+	if (records.length === 0) return false;
 	return records.every((record) => {
 		if (typeof record !== 'object' || record === null) return false;
 		const fields = record as Record<string, unknown>;
@@ -113,17 +114,70 @@ export function carriesSecret(
 	return Object.values(CHECKS).some((check) => check(request, secret));
 }
 
-/** The body as received, with every secret field dropped and the secret's text blanked anywhere. */
-export function withoutSecret(body: unknown, secret: string, depth = 0): unknown {
-	if (depth > 8) return '[too deep]';
+/** Why a post was refused, in words a log can hold: never the secret nor the body. */
+export type SecretVerdict = 'accepted' | 'noSecret' | 'wrongSecret' | 'elsewhere';
+
+/** Whether the post presents anything in one of the places a secret may come, right or wrong. */
+function presentsSomething(request: WebhookRequest): boolean {
+	const parsed = parseWebhookBody(request.body);
+	const records = Array.isArray(parsed) ? parsed : [parsed];
+	const inBody = records.some(
+		(record) =>
+			typeof record === 'object' &&
+			record !== null &&
+			SECRET_BODY_FIELDS.some((key) => key in (record as Record<string, unknown>)),
+	);
+	const inHeader = [...SECRET_HEADERS, ...SIGNATURE_HEADERS].some(
+		(name) => headerValues(request, name).length > 0,
+	);
+	const bearer = headerValues(request, 'authorization').some((value) => /^bearer\s+/i.test(value));
+	const inQuery = ['secret', 'status_secret', 'token'].some(
+		(key) => request.query[key] !== undefined,
+	);
+	return inBody || inHeader || bearer || inQuery;
+}
+
+/**
+ * The verdict on a post: accepted; or refused because it presents no secret at all, a wrong one,
+ * or the right one in another place than the one pinned under Secret Presented As.
+ */
+export function checkSecret(
+	request: WebhookRequest,
+	secret: string,
+	presentation: SecretPresentation = 'any',
+): SecretVerdict {
+	if (secret !== '' && carriesSecret(request, secret, presentation)) return 'accepted';
+	if (secret !== '' && presentation !== 'any' && carriesSecret(request, secret, 'any')) {
+		return 'elsewhere';
+	}
+	return presentsSomething(request) ? 'wrongSecret' : 'noSecret';
+}
+
+/**
+ * The body as received minus the secret: a field whose value is the secret (its own field, at any
+ * depth) is dropped, and the secret's text is blanked inside longer strings. Other fields named
+ * `token` or `secret` stay: they are the sender's data. Recursive: callers bound the depth first
+ * (webhook-body.ts keeps a deeper body as raw text).
+ */
+function isTheSecret(value: unknown, secret: string): boolean {
+	return secret !== '' && (typeof value === 'string' || typeof value === 'number')
+		? String(value) === secret
+		: false;
+}
+
+export function withoutSecret(body: unknown, secret: string): unknown {
 	if (typeof body === 'string') {
 		return secret !== '' && body.includes(secret) ? body.split(secret).join('[redacted]') : body;
 	}
-	if (Array.isArray(body)) return body.map((element) => withoutSecret(element, secret, depth + 1));
+	if (Array.isArray(body)) {
+		return body
+			.filter((element) => !isTheSecret(element, secret))
+			.map((element) => withoutSecret(element, secret));
+	}
 	if (typeof body !== 'object' || body === null) return body;
 	return Object.fromEntries(
 		Object.entries(body as Record<string, unknown>)
-			.filter(([key]) => !SECRET_BODY_FIELDS.includes(key))
-			.map(([key, value]) => [key, withoutSecret(value, secret, depth + 1)]),
+			.filter(([, value]) => !isTheSecret(value, secret))
+			.map(([key, value]) => [key, withoutSecret(value, secret)]),
 	);
 }

@@ -15,11 +15,17 @@ export interface ExecutionState {
 	 * expression can set it), redacted from every output and error like the credential.
 	 */
 	bodySecrets: Set<string>;
+	/**
+	 * The credential's Webhook Secret ('' when none): Send SMS sends it as the Delivery Report Secret
+	 * when the item's own is empty, so the secret is typed once, in the credential.
+	 */
+	webhookSecret: string;
 }
 
-export function newExecutionState(client: SmsLeopardClient): ExecutionState {
+export function newExecutionState(client: SmsLeopardClient, webhookSecret = ''): ExecutionState {
 	return {
 		client,
+		webhookSecret,
 		once: new OncePerRun(),
 		mediaCategories: new Map(),
 		noticesGiven: new Set(),

@@ -19,6 +19,9 @@ export function credentialSecrets(
 ): string[] {
 	const key = typeof credentials.apiKey === 'string' ? credentials.apiKey : '';
 	const secret = typeof credentials.apiSecret === 'string' ? credentials.apiSecret : '';
+	// Send SMS sends it as the Delivery Report Secret when the item's own is empty.
+	const webhookSecret =
+		typeof credentials.webhookSecret === 'string' ? credentials.webhookSecret : '';
 	const token = Buffer.from(`${key}:${secret}`).toString('base64');
 	const written = (value: string) => [
 		value,
@@ -28,7 +31,13 @@ export function credentialSecrets(
 	];
 	// Longest first, so a secret that contains the key is replaced whole.
 	return [
-		...new Set([token, ...written(key), ...written(secret), ...[...bodySecrets].flatMap(written)]),
+		...new Set([
+			token,
+			...written(key),
+			...written(secret),
+			...written(webhookSecret),
+			...[...bodySecrets].flatMap(written),
+		]),
 	]
 		.filter((value) => value.length >= MIN_SECRET_LENGTH)
 		.sort((a, b) => b.length - a.length);

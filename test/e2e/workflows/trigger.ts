@@ -32,12 +32,30 @@ export function reportsWorkflow(
 	return { json: workflow(name, [[trigger]]), path: `/webhook/${webhookId}/smsleopard` };
 }
 
+/**
+ * The trigger at version 2: its secret is the credential's Webhook Secret, so the workflow holds
+ * the credential's id and name only.
+ */
+export function reportsWorkflowV2(
+	name: string,
+	credential: { id: string; name: string },
+	parameters: Record<string, unknown> = {},
+): TriggerWorkflow {
+	const webhookId = randomUUID();
+	const trigger = node('SMSLeopard Trigger', TRIGGER_TYPE, 2, parameters, {
+		webhookId,
+		credentials: { smsLeopardApi: credential },
+	});
+	return { json: workflow(name, [[trigger]]), path: `/webhook/${webhookId}/smsleopard` };
+}
+
 /** POST {phones: [...]} to /webhook/<path>: one SMS each, reports to `reportUrl` with `secret`. */
 export function campaignWorkflow(
 	credential: { id: string; name: string },
 	path: string,
 	reportUrl: string,
-	secret: string,
+	/** Undefined: no Delivery Report Secret of its own, the credential's Webhook Secret is sent. */
+	secret: string | undefined,
 ): WorkflowJson {
 	const start = webhook(path, 'lastNode');
 	const customers = code(
@@ -50,7 +68,7 @@ export function campaignWorkflow(
 		source: SMS_SENDER_ID,
 		recipient: '={{ $json.phone }}',
 		message: 'Your order is on its way',
-		smsOptions: { statusUrl: reportUrl, statusSecret: secret },
+		smsOptions: { statusUrl: reportUrl, ...(secret === undefined ? {} : { statusSecret: secret }) },
 	});
 	return workflow(`campaign ${path}`, [[start, customers, send]]);
 }

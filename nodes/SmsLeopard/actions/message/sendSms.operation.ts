@@ -150,7 +150,7 @@ export const description: INodeProperties[] = showOnlyFor(show, [
 			typeOptions: { password: true },
 			default: '',
 			description:
-				'Required with a Delivery Report URL: a secret of your choosing, to check that reports come from SMSLeopard. With an SMSLeopard Trigger, the same text as its Secret.',
+				"With a Delivery Report URL: a secret to check that reports come from SMSLeopard. Leave empty to send the credential's Webhook Secret (what an SMSLeopard Trigger v2 checks); required when the credential has none.",
 		},
 		{
 			displayName: 'Delivery Report URL',
@@ -202,6 +202,19 @@ interface SmsOptions {
 }
 
 /**
+ * The Delivery Report Secret a send carries: the item's own, or, with a Delivery Report URL and
+ * none of its own, the credential's Webhook Secret (the one an SMSLeopard Trigger v2 checks), so the
+ * marketer types it once. Without a URL nothing is taken from the credential: a secret alone is
+ * refused by the checks as before.
+ */
+function reportSecret(raw: Record<string, unknown>, webhookSecret: string): string | undefined {
+	const own = typeof raw.statusSecret === 'string' ? raw.statusSecret : undefined;
+	if (own !== undefined && own !== '') return own;
+	const hasUrl = typeof raw.statusUrl === 'string' && raw.statusUrl.trim() !== '';
+	return hasUrl && webhookSecret !== '' ? webhookSecret : own;
+}
+
+/**
  * The options of one item, numbers checked: an expression giving "abc", 0, 1.5 or 100000 refuses
  * the item, naming the field, before any request. An option never added takes its default, for
  * saved workflows too: Max Parts per Message 1, as the field and the README say.
@@ -216,6 +229,7 @@ function readSmsOptions(
 	if (typeof raw.statusSecret === 'string' && raw.statusSecret !== '') {
 		state.bodySecrets.add(raw.statusSecret);
 	}
+	const statusSecret = reportSecret(raw, state.webhookSecret);
 	const maxParts = readNumber(raw.maxParts, DEFAULT_MAX_PARTS, { min: 1, whole: true });
 	const perRequest = readNumber(raw.recipientsPerRequest, DEFAULT_RECIPIENTS_PER_REQUEST, {
 		min: 1,
@@ -230,7 +244,7 @@ function readSmsOptions(
 	return {
 		sendBracesAsWritten: raw.sendBracesAsWritten === true,
 		statusUrl: raw.statusUrl as string | undefined,
-		statusSecret: raw.statusSecret as string | undefined,
+		statusSecret,
 		maxParts: maxParts.value,
 		recipientsPerRequest: perRequest.value,
 	};

@@ -1,0 +1,147 @@
+/**
+ * A trigger's webhook() in n8n-core's real WebhookContext: real getNodeParameter (defaults filled
+ * in by `new Workflow()`), real getCredentials through the harness's credentials helper, the
+ * request and response objects as n8n hands them over. What the webhook answered (status and
+ * body) and what n8n would start (workflowData) come back, with every warn line n8n's logger got.
+ */
+import { WebhookContext } from 'n8n-core';
+import {
+	type ICredentialDataDecryptedObject,
+	type ICredentialType,
+	type INodeParameters,
+	type INodeType,
+	type IWebhookData,
+	type IWebhookResponseData,
+	Workflow,
+} from 'n8n-workflow';
+import { buildAdditionalData, buildNode, noteContextCreated } from './index';
+import { HarnessCredentialsHelper } from './credentials-helper';
+import { HarnessCredentialTypes, HarnessNodeTypes } from './registries';
+import { recordForSecretScan } from '../secret-scan/record';
+
+export interface WebhookCall {
+	nodeType: INodeType;
+	parameters: INodeParameters;
+	typeVersion?: number;
+	credentialTypes?: ICredentialType[];
+	credentials?: Record<string, ICredentialDataDecryptedObject>;
+	/** The request as n8n's body parser leaves it: parsed body, lower-case headers, query. */
+	request: {
+		body?: unknown;
+		headers?: Record<string, string>;
+		query?: Record<string, unknown>;
+		rawBody?: Buffer;
+	};
+	webhookName?: 'default' | 'setup';
+	/** The same id on every call keeps the trigger's repeat memory and log limit between calls. */
+	workflowId?: string;
+	nodeName?: string;
+}
+
+export interface WebhookAnswer {
+	/** Set when the webhook answered itself (a refusal, a subscription check). */
+	status?: number;
+	body?: unknown;
+	result: IWebhookResponseData;
+	/** The items n8n would start the workflow with (output 0). */
+	items: Array<Record<string, unknown>>;
+	/** Every line n8n's logger got at warn level during the call. */
+	warnings: Array<{ message: string; meta: unknown }>;
+}
+
+export async function callWebhook(call: WebhookCall): Promise<WebhookAnswer> {
+	const node = buildNode({
+		nodeType: call.nodeType,
+		parameters: call.parameters,
+		credentials: call.credentials,
+		typeVersion: call.typeVersion,
+		nodeName: call.nodeName ?? 'SMSLeopard Trigger',
+	});
+	node.webhookId = 'harness-webhook';
+	// Stable across calls of one workflow id, as a saved node's id is in n8n.
+	node.id = `${call.workflowId ?? 'harness-trigger-workflow'}-node`;
+	const workflow = new Workflow({
+		id: call.workflowId ?? 'harness-trigger-workflow',
+		nodes: [node],
+		connections: {},
+		active: true,
+		nodeTypes: new HarnessNodeTypes([call.nodeType]),
+		settings: { executionOrder: 'v1' },
+	});
+	const answer: WebhookAnswer = { result: {}, items: [], warnings: [] };
+	const response = {
+		status(code: number) {
+			answer.status = code;
+			return response;
+		},
+		json(body: unknown) {
+			answer.body = body;
+			return response;
+		},
+		send(body: unknown) {
+			answer.body = body;
+			return response;
+		},
+		end() {
+			return response;
+		},
+	};
+	const additionalData = buildAdditionalData(
+		new HarnessCredentialsHelper(
+			new HarnessCredentialTypes(call.credentialTypes ?? []),
+			call.credentials ?? {},
+		),
+		undefined,
+	);
+	additionalData.httpRequest = {
+		body: call.request.body ?? {},
+		headers: call.request.headers ?? {},
+		query: call.request.query ?? {},
+		rawBody: call.request.rawBody,
+		params: {},
+	} as never;
+	additionalData.httpResponse = response as never;
+	const filled = workflow.getNode(node.name) ?? node;
+	const webhookData = {
+		httpMethod: call.webhookName === 'setup' ? 'GET' : 'POST',
+		node: filled.name,
+		path: 'harness-webhook/smsleopard',
+		webhookDescription: {
+			name: call.webhookName ?? 'default',
+			httpMethod: 'POST',
+			path: 'smsleopard',
+		},
+		workflowId: workflow.id,
+		workflowExecuteAdditionalData: additionalData,
+		webhookId: 'harness-webhook',
+	} as IWebhookData;
+	noteContextCreated();
+	const context = new WebhookContext(
+		workflow,
+		filled,
+		additionalData,
+		'webhook',
+		webhookData,
+		[],
+		null,
+	);
+	const warn = jest.spyOn(context.logger, 'warn').mockImplementation((message, meta) => {
+		answer.warnings.push({ message, meta });
+	});
+	try {
+		answer.result = await (call.nodeType.webhook as NonNullable<INodeType['webhook']>).call(
+			context,
+		);
+	} finally {
+		warn.mockRestore();
+	}
+	answer.items = (answer.result.workflowData?.[0] ?? []).map(
+		(item) => item.json as Record<string, unknown>,
+	);
+	recordForSecretScan('trigger webhook', {
+		items: answer.items,
+		body: answer.body,
+		warnings: answer.warnings,
+	});
+	return answer;
+}
