@@ -4,7 +4,7 @@ import type { INodeProperties } from 'n8n-workflow';
 export const triggerProperties: INodeProperties[] = [
 	{
 		displayName:
-			"Set a Webhook Secret in the SMSLeopard API credential chosen above, then give SMSLeopard the Production URL above: for SMS, as Send SMS's Delivery Report URL (with the same credential it sends the secret by itself); for WhatsApp, in your SMSLeopard account's webhook setting with the same secret. Activate the workflow to receive.",
+			"Set a Webhook Secret in the SMSLeopard API credential chosen above (until a credential is chosen, n8n keeps the test-event button unavailable; a credential without a Webhook Secret lets no post in). Then give SMSLeopard this trigger's Production URL (Webhook URLs above: switch from Test URL to Production URL): for SMS, as Send SMS's Delivery Report URL (with the same credential it sends the secret by itself); for WhatsApp, in your SMSLeopard account's webhook setting with the same secret. To receive, publish the workflow (in n8n 1.x: activate it). The Test URL receives only while the editor listens for a test event.",
 		name: 'setupNotice',
 		type: 'notice',
 		default: '',
@@ -12,7 +12,7 @@ export const triggerProperties: INodeProperties[] = [
 	},
 	{
 		displayName:
-			"Give SMSLeopard the Production URL above: for SMS, as the Delivery Report URL of Send SMS with the same secret as its Delivery Report Secret; for WhatsApp, in your SMSLeopard account's webhook setting. Activate the workflow to receive.",
+			"Give SMSLeopard this trigger's Production URL (Webhook URLs above: switch from Test URL to Production URL): for SMS, as the Delivery Report URL of Send SMS with the same secret as its Delivery Report Secret; for WhatsApp, in your SMSLeopard account's webhook setting. To receive, publish the workflow (in n8n 1.x: activate it). Until the Secret below is set, n8n keeps the test-event button unavailable: a trigger without a secret would accept anyone's posts.",
 		name: 'setupNoticeV1',
 		type: 'notice',
 		default: '',
