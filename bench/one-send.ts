@@ -10,11 +10,18 @@
  * listed before listings were kept (3 requests a send), and this node with Max Requests per Second
  * 10, which must still send at least 9 a second: kept listings no longer take the pacer's slots.
  *
- * Regular mode only: queue mode (test/queue's cluster) is not part of this case.
+ * `BENCH_ONLY=oneSendQueue`: the same against test/queue's cluster (benchOneSendQueue below).
  */
 import { readFileSync, readdirSync } from 'fs';
 
-import { N8nRest, type UserFolder, startN8nServer } from '../test/e2e/harness';
+import {
+	N8nRest,
+	type UserFolder,
+	packPackage,
+	removePackedTarball,
+	startN8nServer,
+} from '../test/e2e/harness';
+import { startQueueCluster } from '../test/queue/cluster/queue-cluster';
 import { node, smsLeopard, locator, webhook, workflow } from '../test/e2e/workflows/build';
 import type { WorkflowJson } from '../test/e2e/harness';
 import type { Sandbox } from '../test/sandbox';
@@ -157,19 +164,19 @@ async function signUps(
 }
 
 async function measure(
-	url: string,
-	pid: number,
+	target: Target,
 	server: ReplyServer,
 	variant: Variant,
 	prefix: string,
 ): Promise<OneSendRun> {
 	const count = variant === 'nodePaced' ? PACED_SENDS : ONE_SENDS;
 	await server.reset({ latencyMs: LATENCY_MS });
-	const cpuBefore = treeCpuMs(pid);
+	const cpu = () => target.pids.reduce((sum, pid) => sum + treeCpuMs(pid), 0);
+	const cpuBefore = cpu();
 	const started = performance.now();
-	const { failed } = await signUps(url, PATHS[variant], count, prefix);
+	const { failed } = await signUps(target.url, PATHS[variant], count, prefix);
 	const seconds = (performance.now() - started) / 1000;
-	const cpuMs = treeCpuMs(pid) - cpuBefore;
+	const cpuMs = cpu() - cpuBefore;
 	const stats = await server.stats();
 	return {
 		seconds,
@@ -179,6 +186,13 @@ async function measure(
 		eachOnce: stats.sends === count && stats.distinct === count && stats.doubles === 0,
 		failedCalls: failed,
 	};
+}
+
+/** Where the sign-ups go: n8n's main, and the processes whose CPU counts (main, workers). */
+interface Target {
+	url: string;
+	pids: number[];
+	mode: 'regular' | 'queue';
 }
 
 export async function benchOneSend(
@@ -192,56 +206,100 @@ export async function benchOneSend(
 	const n8n = await startN8nServer(folder, { startTimeoutMs: 240_000 });
 	try {
 		if (!n8n.pid) throw new Error('oneSend: n8n start has no pid');
-		const rest = await N8nRest.owner(n8n.url);
-		const { apiKey, apiSecret } = sandbox.credentials;
-		const smsLeopardCredential = await rest.createCredential(
-			'SMSLeopard one-send bench',
-			'smsLeopardApi',
-			{ ...sandbox.credentialData, chatUrl: server.chatUrl, contactsUrl: server.contactsUrl },
-		);
-		const basicCredential = await rest.createCredential('Basic one-send bench', 'httpBasicAuth', {
-			user: apiKey,
-			password: apiSecret,
-		});
-		for (const json of Object.values(
-			workflows(smsLeopardCredential, basicCredential, server.chatUrl, sandbox.channel),
-		)) {
-			await rest.activateWorkflow(json);
-		}
-		// One sign-up each first, so n8n's first-call costs (loading the node, the first connection)
-		// fall outside the measured runs. The node's first listing happens here too; a measured run
-		// lists again whenever the kept listing is older than its 60 s, and counts those requests.
-		// Later n8n versions register a webhook a moment after activation: asked until it answers.
-		for (const [index, variant] of (
-			['http', 'node', 'nodeKeepOff', 'nodePaced'] as const
-		).entries()) {
-			for (let attempt = 0; (await signUps(n8n.url, PATHS[variant], 1, `+25479${index}`)).failed;) {
-				if (++attempt === 60) throw new Error(`oneSend: webhook ${PATHS[variant]} not registered`);
-				await new Promise((resolve) => setTimeout(resolve, 500));
-			}
-		}
-
-		const runs: Record<Variant, OneSendRun[]> = {
-			node: [],
-			nodeKeepOff: [],
-			http: [],
-			nodePaced: [],
-		};
-		for (let repeat = 1; repeat <= repeats; repeat++) {
-			for (const variant of inTurn(Object.keys(PATHS) as Variant[], repeat - 1)) {
-				log(`oneSend: ${LABELS[variant]}, run ${repeat}/${repeats}`);
-				// Its own numbers per run (+254 7, repeat, variant, 6 digits): "each once" is per run.
-				const prefix = `+2547${repeat % 10}${Object.keys(PATHS).indexOf(variant)}`;
-				runs[variant].push(await measure(n8n.url, n8n.pid, server, variant, prefix));
-			}
-		}
-		return report(runs, repeats);
+		const target: Target = { url: n8n.url, pids: [n8n.pid], mode: 'regular' };
+		return await measureOn(target, sandbox, server, repeats, log);
 	} finally {
 		await n8n.stop();
 	}
 }
 
-function report(runs: Record<Variant, OneSendRun[]>, repeats: number): Section {
+/**
+ * The same in queue mode (test/queue's cluster: Postgres, Redis, a main and two workers, n8n
+ * 2.8.4): the main receives each webhook and queues it, a worker runs it; each worker keeps its own
+ * listings. CPU is the main's and the workers' together.
+ */
+export async function benchOneSendQueue(
+	sandbox: Sandbox,
+	server: ReplyServer,
+	repeats: number,
+	log: (message: string) => void,
+): Promise<Section> {
+	log('oneSendQueue: packing the package and starting a main and two workers');
+	const tarball = packPackage();
+	const cluster = await startQueueCluster({ packageTarball: tarball, workers: 2 }).finally(() =>
+		removePackedTarball(tarball),
+	);
+	try {
+		const pids = [cluster.main, ...cluster.workers].map((entry) => entry.pid);
+		if (pids.some((pid) => pid === undefined))
+			throw new Error('oneSendQueue: a process has no pid');
+		const target: Target = { url: cluster.mainUrl, pids: pids as number[], mode: 'queue' };
+		return await measureOn(target, sandbox, server, repeats, log);
+	} finally {
+		cluster.stop();
+	}
+}
+
+async function measureOn(
+	target: Target,
+	sandbox: Sandbox,
+	server: ReplyServer,
+	repeats: number,
+	log: (message: string) => void,
+): Promise<Section> {
+	const rest = await N8nRest.owner(target.url);
+	const { apiKey, apiSecret } = sandbox.credentials;
+	const smsLeopardCredential = await rest.createCredential(
+		'SMSLeopard one-send bench',
+		'smsLeopardApi',
+		{ ...sandbox.credentialData, chatUrl: server.chatUrl, contactsUrl: server.contactsUrl },
+	);
+	const basicCredential = await rest.createCredential('Basic one-send bench', 'httpBasicAuth', {
+		user: apiKey,
+		password: apiSecret,
+	});
+	for (const json of Object.values(
+		workflows(smsLeopardCredential, basicCredential, server.chatUrl, sandbox.channel),
+	)) {
+		await rest.activateWorkflow(json);
+	}
+	// A few sign-ups each first, so n8n's first-call costs (loading the node, the first connection,
+	// on each worker) fall outside the measured runs. The node's first listings happen here too; a
+	// measured run lists again whenever a kept listing is older than its 60 s, and counts that.
+	// Later n8n versions register a webhook a moment after activation: asked until it answers.
+	for (const [index, variant] of (
+		['http', 'node', 'nodeKeepOff', 'nodePaced'] as const
+	).entries()) {
+		const prefix = `+25479${index}`;
+		for (let attempt = 0; (await signUps(target.url, PATHS[variant], 1, prefix)).failed;) {
+			if (++attempt === 60) throw new Error(`oneSend: webhook ${PATHS[variant]} not registered`);
+			await new Promise((resolve) => setTimeout(resolve, 500));
+		}
+		await signUps(target.url, PATHS[variant], IN_FLIGHT, prefix);
+	}
+
+	const runs: Record<Variant, OneSendRun[]> = {
+		node: [],
+		nodeKeepOff: [],
+		http: [],
+		nodePaced: [],
+	};
+	for (let repeat = 1; repeat <= repeats; repeat++) {
+		for (const variant of inTurn(Object.keys(PATHS) as Variant[], repeat - 1)) {
+			log(`oneSend (${target.mode} mode): ${LABELS[variant]}, run ${repeat}/${repeats}`);
+			// Its own numbers per run (+254 7, repeat, variant, 6 digits): "each once" is per run.
+			const prefix = `+2547${repeat % 10}${Object.keys(PATHS).indexOf(variant)}`;
+			runs[variant].push(await measure(target, server, variant, prefix));
+		}
+	}
+	return report(runs, repeats, target.mode);
+}
+
+function report(
+	runs: Record<Variant, OneSendRun[]>,
+	repeats: number,
+	mode: Target['mode'],
+): Section {
 	const of = (variant: Variant, pick: (run: OneSendRun) => number): Spread =>
 		spread(runs[variant].map(pick));
 	const time = { node: of('node', (run) => run.seconds), http: of('http', (run) => run.seconds) };
@@ -269,11 +327,13 @@ function report(runs: Record<Variant, OneSendRun[]>, repeats: number): Section {
 		];
 	};
 	return {
-		title: `One-send executions: ${ONE_SENDS} sign-ups through production webhooks, ${IN_FLIGHT} in flight, ${LATENCY_MS} ms latency`,
+		title: `One-send executions (${mode} mode): ${ONE_SENDS} sign-ups through production webhooks, ${IN_FLIGHT} in flight, ${LATENCY_MS} ms latency`,
 		notes: [
-			`n8n start, webhooks answering when the last node finished; ${repeats} interleaved runs, median (min–max)`,
-			`CPU: n8n's process tree (main and task runner), from /proc, over the run; the paced row sends ${PACED_SENDS}`,
-			'Regular mode only (queue mode not measured here)',
+			mode === 'regular'
+				? 'n8n start (one process)'
+				: 'queue mode: a main queueing each webhook, two workers running them, each keeping its own listings; Max Requests per Second holds per worker, so two workers may send up to twice it',
+			`webhooks answering when the last node finished; ${repeats} interleaved runs, median (min–max)`,
+			`CPU: n8n's process trees (main, workers, task runners), from /proc, over the run; the paced row sends ${PACED_SENDS}`,
 		],
 		columns: ['Variant', 'time (s)', 'sends/s', 'requests/send', 'n8n CPU ms/send'],
 		rows: [row('node'), row('nodeKeepOff'), row('http'), row('nodePaced')],

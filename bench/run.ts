@@ -7,7 +7,7 @@
  *   BENCH_REPEATS      interleaved runs per variant of sends, limiters, scale and sms, default 5;
  *                      upload runs twice as many (BENCH_UPLOAD_REPEATS to choose), as one run's
  *                      peak memory varies by more than its goal
- *   BENCH_ONLY         comma-separated subset: sends,oneSend,limiters,scale,groups,upload,coldLoad,sms
+ *   BENCH_ONLY         comma-separated subset: sends,oneSend,oneSendQueue,limiters,scale,groups,upload,coldLoad,sms
  *   BENCH_ONE_SENDS    one-send executions per run of oneSend (default 500; one-send.ts)
  *   BENCH_LIMITERS     comma-separated subset of the limiter cases (see limiters.ts)
  *   BENCH_SENDS        sends per send benchmark (default 2000), BENCH_SCALE_SENDS (default 10000):
@@ -29,7 +29,7 @@ import { benchColdLoad } from './cold-load';
 import { benchGroups } from './groups';
 import { type Section, printSection, writeJson } from './report';
 import { benchLimiters } from './limiters';
-import { benchOneSend } from './one-send';
+import { benchOneSend, benchOneSendQueue } from './one-send';
 import { SCALE_COUNT, benchScale } from './scale';
 import { LATENCY_MS, SEND_COUNT, benchSends } from './sends';
 import { prepareBenchFolder } from './setup';
@@ -41,6 +41,7 @@ import { groupsWorkflow, scaleWorkflows, sendWorkflows, uploadWorkflows } from '
 const BENCHMARKS = [
 	'sends',
 	'oneSend',
+	'oneSendQueue',
 	'limiters',
 	'scale',
 	'groups',
@@ -144,6 +145,9 @@ async function main(): Promise<void> {
 				break;
 			case 'oneSend':
 				show(name, await benchOneSend(folder, sandbox, server, repeats, log));
+				break;
+			case 'oneSendQueue':
+				show(name, await benchOneSendQueue(sandbox, server, repeats, log));
 				break;
 			case 'limiters':
 				show(
