@@ -134,6 +134,28 @@ describe('Send Template: listings kept across executions', () => {
 		expect(counted(env.sandbox.requests)).toEqual({ listings: 4, sends: 2, all: 6 });
 	});
 
+	it("a whole URL is cut against a fresh listing only: a button's link edited since is not sent on the old one", async () => {
+		const urlButtonSend = {
+			...flowSendParameters,
+			template: templateLocator(TEMPLATES.urlButton.id),
+			variablesMode: 'define',
+			bodyVariables: { variable: [{ placeholder: 1, value: 'P9' }] },
+			buttons: { button: [{ kind: 'url', index: 0, value: 'https://shop.example.com/track/P9' }] },
+		};
+		await env.run(urlButtonSend, jsonItems({ phone: '+254700300651' })); // keeps the listing
+		const template = env.sandbox.state.templates[1].find(
+			(entry) => entry.id === TEMPLATES.urlButton.id,
+		);
+		if (!template) throw new Error('the sandbox seed has no URL button template');
+		template.button[0].url = 'https://parcels.example.net/{{1}}'; // edited in the dashboard
+
+		const { error } = await env.run(urlButtonSend, jsonItems({ phone: '+254700300652' }));
+		// Cut against the kept listing it would go out as P9 on the new link; listed again first, the
+		// whole URL no longer starts with the button's address and is refused, nothing sent.
+		expect(error?.message).toContain('is a whole URL');
+		expect(counted(env.sandbox.requests)).toEqual({ listings: 4, sends: 1, all: 5 });
+	});
+
 	it('a listing that failed is not kept: the next execution lists again', async () => {
 		env.sandbox.setOptions({ noTemplateListing: true });
 		await sendOne('+254700300701');

@@ -18,7 +18,7 @@ import {
 } from '../../client';
 import type { ExecutionState } from '../../helpers/execution-state';
 import { echo } from '../../client/echo';
-import { settle } from '../../client/settle';
+import { type Settled, settle } from '../../client/settle';
 import { refutesKeptListing } from '../../helpers/run-listings';
 
 type Catalog = Map<string, TemplateDescription> | undefined;
@@ -56,25 +56,31 @@ export async function templateFor(
 }
 
 /**
- * Runs an item's check; when it refuses the item against a listing kept by an earlier execution,
- * lists the sender's templates again (once per execution) and checks once more, so a template
- * approved or edited since is judged by what it is now.
+ * Runs an item's check. When the check refuses the item against a listing kept by an earlier
+ * execution, or changed what is sent to fit it (a whole URL cut to the button's placeholder part),
+ * the sender's templates are listed again (once per execution) and the item checked once more, so
+ * a template approved or edited since is judged by what it is now.
  */
-export async function checkedAgainstFreshListing<T>(
+export async function checkedAgainstFreshListing<T extends { message: PreparedTemplateMessage }>(
 	state: ExecutionState,
 	phoneNumberId: string,
 	check: () => Promise<T>,
 ): Promise<T> {
 	const first = await settle(check);
-	if (first.ok) return first.value;
-	if (!(first.error instanceof SmsLeopardValidationError)) throw first.error;
+	if (first.ok && first.value.message.fittedToTemplate !== true) return first.value;
+	if (!first.ok && !(first.error instanceof SmsLeopardValidationError)) throw first.error;
 	const { fetch, keep } = catalogOf(state, phoneNumberId);
 	const used = await settle(
 		async () => await state.listings.get('templates', phoneNumberId, fetch, keep),
 	);
-	if (!used.ok || !used.value.kept) throw first.error;
+	if (!used.ok || !used.value.kept) return outcomeOf(first);
 	await state.listings.fresh('templates', phoneNumberId, fetch, keep);
 	return await check();
+}
+
+function outcomeOf<T>(settled: Settled<T>): T {
+	if (settled.ok) return settled.value;
+	throw settled.error;
 }
 
 /**
