@@ -238,6 +238,18 @@ describe('the other operations: one request per send or item', () => {
 		expect(env.sandbox.requests.every((request) => request.method === 'POST')).toBe(true);
 	});
 
+	it('Template > Get Many lists afresh every time (senders, then templates), even with listings kept', async () => {
+		await sendOne('+254700300951'); // keeps the listings
+		for (let run = 0; run < 2; run++) {
+			const { error } = await env.run(
+				{ resource: 'template', operation: 'getAll', senderNumber: senderLocator },
+				jsonItems({}),
+			);
+			expect(error).toBeUndefined();
+		}
+		expect(counted(env.sandbox.requests)).toEqual({ listings: 6, sends: 1, all: 7 });
+	});
+
 	it.each([
 		['Account > Get Balance', { resource: 'account', operation: 'getBalance' }],
 		['Sender Number > Get Many', { resource: 'senderNumber', operation: 'getAll' }],
