@@ -7,7 +7,8 @@
  *   BENCH_REPEATS      interleaved runs per variant of sends, limiters, scale and sms, default 5;
  *                      upload runs twice as many (BENCH_UPLOAD_REPEATS to choose), as one run's
  *                      peak memory varies by more than its goal
- *   BENCH_ONLY         comma-separated subset: sends,limiters,scale,groups,upload,coldLoad,sms
+ *   BENCH_ONLY         comma-separated subset: sends,oneSend,oneSendQueue,limiters,scale,groups,upload,coldLoad,sms
+ *   BENCH_ONE_SENDS    one-send executions per run of oneSend (default 500; one-send.ts)
  *   BENCH_LIMITERS     comma-separated subset of the limiter cases (see limiters.ts)
  *   BENCH_SENDS        sends per send benchmark (default 2000), BENCH_SCALE_SENDS (default 10000):
  *                      smaller for a quick check of the bench itself
@@ -28,6 +29,7 @@ import { benchColdLoad } from './cold-load';
 import { benchGroups } from './groups';
 import { type Section, printSection, writeJson } from './report';
 import { benchLimiters } from './limiters';
+import { benchOneSend, benchOneSendQueue } from './one-send';
 import { SCALE_COUNT, benchScale } from './scale';
 import { LATENCY_MS, SEND_COUNT, benchSends } from './sends';
 import { prepareBenchFolder } from './setup';
@@ -36,7 +38,17 @@ import { smsWorkflows } from './sms-workflows';
 import { FILE_NAME, benchUpload, writeBenchPdf } from './upload';
 import { groupsWorkflow, scaleWorkflows, sendWorkflows, uploadWorkflows } from './workflows';
 
-const BENCHMARKS = ['sends', 'limiters', 'scale', 'groups', 'upload', 'coldLoad', 'sms'] as const;
+const BENCHMARKS = [
+	'sends',
+	'oneSend',
+	'oneSendQueue',
+	'limiters',
+	'scale',
+	'groups',
+	'upload',
+	'coldLoad',
+	'sms',
+] as const;
 type BenchName = (typeof BENCHMARKS)[number];
 
 // A subset (BENCH_ONLY) writes elsewhere, so the full run's figures quoted in the README stay whole.
@@ -130,6 +142,12 @@ async function main(): Promise<void> {
 		switch (name) {
 			case 'sends':
 				show(name, await benchSends(folder, server, sendIds, repeats, log));
+				break;
+			case 'oneSend':
+				show(name, await benchOneSend(folder, sandbox, server, repeats, log));
+				break;
+			case 'oneSendQueue':
+				show(name, await benchOneSendQueue(sandbox, server, repeats, log));
 				break;
 			case 'limiters':
 				show(
@@ -234,6 +252,8 @@ async function main(): Promise<void> {
 			'BENCH_SCALE_SENDS',
 			'BENCH_SMS_COUNT',
 			'BENCH_UPLOAD_REPEATS',
+			'BENCH_ONE_SENDS',
+			'BENCH_ONE_SENDS_PACED',
 		].some((name) => process.env[name]);
 	const resultsFile = narrowed ? SUBSET_RESULTS_FILE : RESULTS_FILE;
 	writeJson(resultsFile, {

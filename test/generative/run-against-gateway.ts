@@ -10,6 +10,7 @@ import type { INodeParameters } from 'n8n-workflow';
 import { SmsLeopardApi } from '../../credentials/SmsLeopardApi.credentials';
 import { SmsLeopard } from '../../nodes/SmsLeopard/SmsLeopard.node';
 import { type RunNodeResult, runNode } from '../harness';
+import { KEPT_LISTINGS } from '../../nodes/SmsLeopard/helpers/kept-listings';
 import { SANDBOX_API_KEY, SANDBOX_API_SECRET } from '../sandbox/seed';
 import { type Gateway, refusedPort, startGateway, tlsBreaker } from './gateway';
 import type { RunRecord } from './invariants';
@@ -85,6 +86,8 @@ export async function runAgainstGateway(stage: Stage, setup: RunSetup): Promise<
 	const items = await scenario.items(draw);
 	const bound = boundMs(scenario, draw);
 	const before = recordedSince(0).end;
+	// Each run's gateway scripts its own answers, listings included: nothing kept from the last run.
+	KEPT_LISTINGS.forgetAll();
 	const started = performance.now();
 	const running = runNode({
 		nodeType: new SmsLeopard(),

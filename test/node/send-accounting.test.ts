@@ -5,6 +5,7 @@
  * they must never read "not sent, safe to run again"; under every On Error setting.
  */
 import { binaryItem } from '../harness';
+import { KEPT_LISTINGS } from '../../nodes/SmsLeopard/helpers/kept-listings';
 import { TEMPLATES } from '../sandbox';
 import {
 	type NodeEnv,
@@ -160,6 +161,8 @@ describe('a header upload whose answer cannot be read, before the template send'
 			);
 		for (const options of [{ continueOnFail: true }, {}]) {
 			uploadEnv.sandbox.reset();
+			// The fault is armed by the template listing: the second run must list, not reuse it.
+			KEPT_LISTINGS.forgetAll();
 			faulted = [];
 			armed = true;
 			const { items, error } = await uploadEnv.run(parameters, [await item()], options);

@@ -2,6 +2,7 @@
 import type { INodeExecutionData, INodeParameters } from 'n8n-workflow';
 import { SmsLeopardApi } from '../../credentials/SmsLeopardApi.credentials';
 import { SmsLeopard } from '../../nodes/SmsLeopard/SmsLeopard.node';
+import { KEPT_LISTINGS } from '../../nodes/SmsLeopard/helpers/kept-listings';
 import {
 	type OnErrorSetting,
 	type RunNodeResult,
@@ -18,6 +19,10 @@ import {
 	type SandboxOptions,
 	startSandbox,
 } from '../sandbox';
+
+// Every test starts from an empty process memory: listings kept by an earlier test's executions
+// (same sandbox, same credential) would otherwise answer for this one's.
+beforeEach(() => KEPT_LISTINGS.forgetAll());
 
 export const senderLocator = { __rl: true, mode: 'list', value: SENDERS.primary.phone_number_id };
 export const templateLocator = (id: string) => ({ __rl: true, mode: 'id', value: id });

@@ -269,6 +269,39 @@ it('Continue (using error output) on a worker: 3 sent, the 2 invalid on the erro
 	expect(sandbox.state.sentMessages).toHaveLength(3);
 });
 
+it('one-send executions over both workers: each worker lists at most once, then one request per send', async () => {
+	// One recipient per execution, a webhook per sign-up; the listings are kept per worker process.
+	const id = await rest.activateWorkflow(bulkSendWorkflow(good, 'one-send'));
+	for (let attempt = 0; attempt < 60; attempt++) {
+		if ((await post('one-send', { prefix: '+2547320', count: 1 })).status !== 404) break;
+		await new Promise((resolve) => setTimeout(resolve, 250));
+	}
+	const sent = async (start: number) =>
+		await Promise.all(
+			Array.from(
+				{ length: 10 },
+				async (_, index) => await post('one-send', { prefix: `+25473${start + index}`, count: 1 }),
+			),
+		);
+	for (const start of [10, 20, 30]) {
+		expect((await sent(start)).map((answer) => answer.status)).toEqual(Array(10).fill(200));
+	}
+	const executions = await rest.settledExecutions(id, 31);
+	expect(executions.every((execution) => execution.status === 'success')).toBe(true);
+	const byProcess = executionsByProcess();
+	const ids = executions.map((execution) => execution.id);
+	for (const worker of ['worker-1', 'worker-2']) {
+		expect(byProcess[worker].filter((entry) => ids.includes(entry)).length).toBeGreaterThan(0);
+	}
+	const listings = sandbox.requests.filter(
+		(request) => request.method === 'GET' && request.path.startsWith('/v1/phone_number_ids'),
+	);
+	// Each worker lists the senders and the templates at most once (earlier tests may have left
+	// them kept); every execution listing for itself would be 62 listings.
+	expect(listings.length).toBeLessThanOrEqual(4);
+	expect(sandbox.state.sentMessages).toHaveLength(31);
+});
+
 it('a wrong secret: the execution fails with an authentication error, the secret nowhere', async () => {
 	const id = await rest.activateWorkflow(bulkSendWorkflow(wrong, 'wrong-secret', 'onReceived'));
 	expect((await post('wrong-secret', { prefix: '+2547310', count: 2 })).status).toBe(200);

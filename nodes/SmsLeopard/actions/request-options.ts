@@ -12,6 +12,17 @@ import {
 import { itemLabel } from '../helpers/item-label';
 import { readNumber } from '../helpers/number-option';
 
+/**
+ * A minute: long enough that a webhook per sign-up, even one every few seconds, lists once a
+ * minute instead of twice per send; short enough that a template edited in the dashboard is
+ * checked by its new fields within the minute. A kept listing never refuses an item by itself (it
+ * is fetched again first), so the age only bounds how long an edit that still passes the old
+ * check can go unseen by the node's check (the service still checks every send).
+ */
+export const KEEP_LISTINGS_DEFAULT_S = 60;
+/** An hour at most: beyond that, a kept listing says more about the past than the account. */
+export const KEEP_LISTINGS_MAX_S = 3600;
+
 export const requestOptionsField: INodeProperties = {
 	displayName: 'Request Options',
 	name: 'requestOptions',
@@ -34,6 +45,16 @@ export const requestOptionsField: INodeProperties = {
 			default: 10,
 			typeOptions: { minValue: 1, maxValue: 200 },
 			description: 'How many items are sent at the same time. Output order is kept.',
+		},
+		{
+			displayName: 'Keep Listings (Seconds)',
+			name: 'keepListings',
+			type: 'number',
+			default: KEEP_LISTINGS_DEFAULT_S,
+			typeOptions: { minValue: 0, maxValue: KEEP_LISTINGS_MAX_S },
+			description:
+				"How long the account's sender and template listings, read to check each item before it is sent, are reused by later executions in this n8n process (each queue-mode worker keeps its own), so an execution that sends one message makes one request. An item about to be refused is checked against a fresh listing first, and a send the service refuses drops the kept one. 0 turns keeping off: every execution lists again.",
+			displayOptions: { show: { '/operation': ['sendTemplate', 'upload'] } },
 		},
 		{
 			displayName: 'Max Requests per Second',
@@ -77,6 +98,8 @@ export interface RequestOptions {
 	requestsPerSecond: number;
 	retry: Partial<RetryOptions>;
 	timeoutMs: number;
+	/** Age accepted for a listing kept by an earlier execution; 0 = none kept. */
+	keepListingsMs: number;
 }
 
 /**
@@ -128,5 +151,8 @@ export function readRequestOptions(context: IExecuteFunctions): RequestOptions {
 			retryUnsafe: retryUnsafe === true || retryUnsafe === 'true',
 		},
 		timeoutMs: Math.round(numberOption(context, raw, 'timeout', 60, {}) * 1000),
+		keepListingsMs: Math.round(
+			numberOption(context, raw, 'keepListings', KEEP_LISTINGS_DEFAULT_S, {}) * 1000,
+		),
 	};
 }

@@ -13,6 +13,9 @@ import { clientForNode } from '../transport/client-for-node';
 import { CREDENTIAL_TYPE } from '../transport/n8n-transport';
 import { type ExecutionState, newExecutionState } from '../helpers/execution-state';
 import { runPool } from '../helpers/worker-pool';
+import { accountKey } from '../helpers/account-key';
+import { KEPT_LISTINGS } from '../helpers/kept-listings';
+import { RunListings } from '../helpers/run-listings';
 import { noteOncePerRun } from '../helpers/run-notes';
 import { withParametersReadOnce } from '../helpers/parameters-once';
 import { type ItemOutcome, type Operation, isBatchOperation } from './operation';
@@ -56,7 +59,7 @@ async function routeItems(this: IExecuteFunctions): Promise<INodeExecutionData[]
 		shareAccountPacing: true,
 	});
 	try {
-		return await runItems.call(this, items, handler, client, workers);
+		return await runItems.call(this, items, handler, client, workers, options.keepListingsMs);
 	} finally {
 		client.close();
 	}
@@ -72,11 +75,13 @@ async function runItems(
 	handler: Operation,
 	client: SmsLeopardClient,
 	workers: number,
+	keepListingsMs: number,
 ): Promise<INodeExecutionData[][]> {
 	const credentials = await this.getCredentials(CREDENTIAL_TYPE);
 	const webhookSecret =
 		typeof credentials.webhookSecret === 'string' ? credentials.webhookSecret : '';
-	const state: ExecutionState = newExecutionState(client, webhookSecret);
+	const listings = new RunListings(KEPT_LISTINGS, accountKey(credentials), keepListingsMs);
+	const state: ExecutionState = newExecutionState(client, listings, webhookSecret);
 	const continueOnFail = this.continueOnFail();
 	const toErrorOutput = this.getNode().onError === 'continueErrorOutput';
 	const includeInput = this.getNodeParameter('includeInputFields', 0, false) === true;

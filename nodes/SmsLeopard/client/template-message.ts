@@ -29,6 +29,11 @@ export interface PreparedTemplateMessage {
 	readonly body: SendTemplateBody;
 	/** True until `withMediaId` adds the media_id of the header file uploaded after the checks. */
 	readonly awaitsMediaId: boolean;
+	/**
+	 * True when a value was changed to fit the template (a whole URL cut to its placeholder's part):
+	 * what is sent then depends on the listing, not only on the item.
+	 */
+	readonly fittedToTemplate?: boolean;
 }
 
 export function prepareTemplateMessage(
@@ -52,6 +57,7 @@ export function prepareTemplateMessage(
 	return {
 		body: buttons.changed ? { ...body, component_list: buttons.componentList } : body,
 		awaitsMediaId: mediaToUpload,
+		...(buttons.changed ? { fittedToTemplate: true } : {}),
 	};
 }
 
@@ -59,5 +65,5 @@ export function withMediaId(
 	prepared: PreparedTemplateMessage,
 	mediaId: string,
 ): PreparedTemplateMessage {
-	return { body: bodyWithMediaId(prepared.body, mediaId), awaitsMediaId: false };
+	return { ...prepared, body: bodyWithMediaId(prepared.body, mediaId), awaitsMediaId: false };
 }

@@ -1,11 +1,15 @@
 /** What one execution of the node shares across its items: the client and per-run memory. */
 import type { MediaCategory, SmsLeopardClient } from '../client';
+import { KEPT_LISTINGS } from './kept-listings';
 import { OncePerRun } from './once-per-run';
+import { RunListings } from './run-listings';
 
 export interface ExecutionState {
 	client: SmsLeopardClient;
 	/** Listings, sender checks, uploads and file hashes, once per execution (once-per-run.ts). */
 	once: OncePerRun;
+	/** Sender and template listings: once per execution, kept across executions (run-listings.ts). */
+	listings: RunListings;
 	/** Media uploaded in this execution, by media_id, so its type is known when it is sent. */
 	mediaCategories: Map<string, MediaCategory>;
 	/** Notices already shown in this execution, so many items give one notice, not one each. */
@@ -22,11 +26,17 @@ export interface ExecutionState {
 	webhookSecret: string;
 }
 
-export function newExecutionState(client: SmsLeopardClient, webhookSecret = ''): ExecutionState {
+/** Without `listings`, nothing is kept across executions (the editor's look-ups list afresh). */
+export function newExecutionState(
+	client: SmsLeopardClient,
+	listings: RunListings = new RunListings(KEPT_LISTINGS, '', 0),
+	webhookSecret = '',
+): ExecutionState {
 	return {
 		client,
 		webhookSecret,
 		once: new OncePerRun(),
+		listings,
 		mediaCategories: new Map(),
 		noticesGiven: new Set(),
 		bodySecrets: new Set(),

@@ -12,7 +12,9 @@ import {
 import type { IExecuteFunctions } from 'n8n-workflow';
 import { type BinaryMedia, readBinaryMedia } from './binary-media';
 import type { ExecutionState } from './execution-state';
-import { checkSenderOnce } from './sender-check';
+import { checkSenderOnce, forgetKeptSender } from './sender-check';
+import { settle } from '../client/settle';
+import { refutesKeptListing } from './run-listings';
 
 /** Uploads a checked file, once per execution for the same file, sender, type and name. */
 export async function uploadShared(
@@ -23,11 +25,13 @@ export async function uploadShared(
 	const { phone_number_id: sender, type, file_name: fileName } = prepared.fields;
 	const key = [sender, media.key, prepared.file.contentType, type, fileName].join('|');
 	// A failed upload is not kept: the next item that needs the file tries again.
-	const record = await state.once.get(
-		'upload',
-		key,
-		async () => await state.client.uploadPreparedMedia(prepared),
-	);
+	const record = await state.once.get('upload', key, async () => {
+		const uploaded = await settle(async () => await state.client.uploadPreparedMedia(prepared));
+		if (uploaded.ok) return uploaded.value;
+		// Refused (400, 404): the sender kept from an earlier execution may be gone.
+		if (refutesKeptListing(uploaded.error)) forgetKeptSender(state, sender);
+		throw uploaded.error;
+	});
 	const category = categoryOfMimeType(record.mime_type ?? media.mimeType);
 	if (category) state.mediaCategories.set(record.media_id, category);
 	return record;

@@ -33,7 +33,12 @@ import { readNumber } from '../../helpers/number-option';
 import { beforeTheSend } from '../../helpers/send-state';
 import { echo } from '../../client/echo';
 import { mediaIdFromMappedValues, variablesFromMappedValues } from './template-fields';
-import { templateFor, templatesOf } from './template-lookup';
+import {
+	checkedAgainstFreshListing,
+	sendDroppingListingOnRefusal,
+	templateFor,
+	templatesOf,
+} from './template-lookup';
 import { refuseFieldsOfAnotherTemplate } from './fields-of-template';
 import { senderNumberField, templateField } from '../common.fields';
 import type { ExecutionState } from '../../helpers/execution-state';
@@ -452,7 +457,11 @@ export async function prepare(
 	const mode = this.getNodeParameter('variablesMode', itemIndex, 'template') as string;
 	const action = `Sending template '${echo(templateId)}' to ${echo(destination)}`;
 	const chosen = { phoneNumberId, templateId, destination, mode };
-	const checked = await checkItem.call(this, itemIndex, state, chosen).catch((error: unknown) => {
+	const checked = await checkedAgainstFreshListing(
+		state,
+		phoneNumberId,
+		async () => await checkItem.call(this, itemIndex, state, chosen),
+	).catch((error: unknown) => {
 		// Listings come before the send: the message did not go out.
 		throw beforeTheSend(duringAction(error, action));
 	});
@@ -473,7 +482,7 @@ export async function execute(
 			})
 		: item.message;
 	const mediaId = message.body.media_id;
-	const result = await state.client.sendPreparedTemplate(message);
+	const result = await sendDroppingListingOnRefusal(state, phoneNumberId, message);
 	const entry = ownEntry(result.recipients, destination, itemIndex);
 	const includeRaw = this.getNodeParameter('requestOptions.includeRawAnswer', itemIndex, false);
 	if (typeof entry.cost === 'number') noteOncePerRun(this, state, TEMPLATE_COST_CURRENCY_NOTE);
