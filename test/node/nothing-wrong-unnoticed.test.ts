@@ -72,6 +72,30 @@ describe('Template Fields belong to the template they were mapped for', () => {
 		expect(changingRequests(env)).toEqual([]);
 	});
 
+	it('a listing kept from an earlier execution never refuses fields mapped for the new text', async () => {
+		// An execution keeps order_update's listing; then the template is edited in the dashboard and
+		// the marketer maps its fields again (the editor lists afresh).
+		const before = await env.run(
+			templateSend(TEMPLATES.bodyOnly.id, {
+				templateFields: await mappedFields(TEMPLATES.bodyOnly.id, values),
+			}),
+			jsonItems({ phone: '+254700500001', name: 'Amina' }),
+		);
+		expect(before.error).toBeUndefined();
+		const listed = env.sandbox.state.templates[Number(SENDERS.primary.id)];
+		const edited = listed.find((template) => template.id === TEMPLATES.bodyOnly.id);
+		if (!edited) throw new Error('the sandbox lists order_update');
+		edited.message = 'Hi {{1}}, order {{2}} is on its way.';
+		const templateFields = await mappedFields(TEMPLATES.bodyOnly.id, values);
+		const after = await env.run(
+			templateSend(TEMPLATES.bodyOnly.id, { templateFields }),
+			jsonItems({ phone: '+254700500002', name: 'Bo' }),
+		);
+		expect(after.error).toBeUndefined();
+		expect(after.items[0].json.bodyText).toBe('Hi Bo, order 20% is on its way.');
+		expect(env.sends()).toHaveLength(2);
+	});
+
 	it('sends fields mapped for the chosen template, and fields saved without their list', async () => {
 		const matching = await mappedFields(TEMPLATES.bodyOnly.id, values);
 		const ok = await env.run(
