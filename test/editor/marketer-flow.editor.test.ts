@@ -320,26 +320,39 @@ test('SMS Dry Run: the editor flags the emoji and a long text; Execute step send
 	await ndv
 		.getByText('This text has a character outside the GSM alphabet', { exact: false })
 		.waitFor({ state: 'visible' });
-	expect(await ndv.getByText('Over 160 characters as written', { exact: false }).count()).toBe(0);
+	expect(await ndv.getByText('Over 160 characters: ', { exact: false }).count()).toBe(0);
 	const sendsBefore = editor.sandbox.state.smsMessages.length;
 	await executeStep(ndv);
 	await ndv
 		.getByText(
-			'Dry run, nothing was sent: 1 SMS (1 part) would go out, estimated cost 0.9 at 0.9 per part.',
+			'Dry run, nothing was sent: 1 SMS would go out (1 part, estimated cost 0.9 at 0.9 per part), 0 would be refused.',
 		)
 		.first()
 		.waitFor({ state: 'visible' });
 	// Node version 1.2 keeps the input item's fields (name, phone, order) beside the result.
-	await outputColumns(ndv, ['name', 'order', 'dryRun', 'message', 'parts', 'estimatedCost']);
+	await outputColumns(ndv, [
+		'name',
+		'order',
+		'dryRun',
+		'outcome',
+		'message',
+		'parts',
+		'estimatedCost',
+	]);
 	expect(editor.sandbox.state.smsMessages.length).toBe(sendsBefore);
 	await screenshot(page, `${ARTIFACTS}/21-sms-dry-run.png`);
 	await screenshot(page, 'docs/sms-dry-run.png');
-	// A long GSM text typed in: the emoji notice goes, the long-text notice comes.
+	// A long GSM text typed in: the emoji notice goes, the long-text notice comes, and says the text
+	// is refused at the default Max Parts per Message (1).
 	const message = parameter(ndv, 'message').locator('textarea, input').first();
 	await message.fill('a'.repeat(170));
 	await ndv
-		.getByText('Over 160 characters as written', { exact: false })
+		.getByText(
+			'Over 160 characters: 2 parts of 153 characters as written, each billed as one SMS. Refused before sending unless Options > Max Parts per Message is 2 or more; without that option it is 1, so this text is refused.',
+			{ exact: false },
+		)
 		.waitFor({ state: 'visible' });
+	expect(await ndv.getByText('Over 160 characters: ', { exact: false }).count()).toBe(1);
 	expect(
 		await ndv
 			.getByText('This text has a character outside the GSM alphabet', { exact: false })
