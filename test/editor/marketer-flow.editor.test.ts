@@ -462,26 +462,30 @@ function sendingRequests(): string[] {
 		.map((request) => `${request.method} ${request.path}`);
 }
 
-test('Send SMS, same text "Dear {name}": Execute step refuses it, naming {name} and both ways out; nothing is sent', async () => {
-	const ndv = await openCheck('Same Text With Placeholder');
-	const before = sendingRequests().length;
-	await ndv.locator('[data-test-id="node-execute-button"]').first().click();
-	const output = ndv.locator('[data-test-id="output-panel"]');
-	await output
-		.getByText('which every recipient would get as written', { exact: false })
-		.first()
-		.waitFor({ state: 'visible', timeout: RUN_TIMEOUT_MS });
-	const shown = (await output.innerText()).replace(/\s+/g, ' ');
-	expect(shown).toContain('Invalid input in item 1: "Message" has {name}');
-	// The two ways out, and the way to mean the braces.
-	expect(shown).toContain('choose "Customized per Recipient" under Text');
-	expect(shown).toContain('or write the text as an expression');
-	expect(shown).toContain('turn on Options > Send Braces as Written');
-	expect(shown).toContain('Sent: none.');
-	expect(sendingRequests().slice(before)).toEqual([]);
-	await screenshot(page, `${ARTIFACTS}/26-same-text-placeholder-refused.png`);
-	await closeNode(page);
-});
+test(
+	'Send SMS, same text "Dear {name}": Execute step refuses it, naming {name} and both ways out; nothing is sent',
+	async () => {
+		const ndv = await openCheck('Same Text With Placeholder');
+		const before = sendingRequests().length;
+		await ndv.locator('[data-test-id="node-execute-button"]').first().click();
+		const output = ndv.locator('[data-test-id="output-panel"]');
+		await output
+			.getByText('which every recipient would get as written', { exact: false })
+			.first()
+			.waitFor({ state: 'visible', timeout: RUN_TIMEOUT_MS });
+		const shown = (await output.innerText()).replace(/\s+/g, ' ');
+		expect(shown).toContain('Invalid input in item 1: "Message" has {name}');
+		// The two ways out, and the way to mean the braces.
+		expect(shown).toContain('choose "Customized per Recipient" under Text');
+		expect(shown).toContain('or write the text as an expression');
+		expect(shown).toContain('turn on Options > Send Braces as Written');
+		expect(shown).toContain('Sent: none.');
+		expect(sendingRequests().slice(before)).toEqual([]);
+		await screenshot(page, `${ARTIFACTS}/26-same-text-placeholder-refused.png`);
+		await closeNode(page);
+	},
+	2 * RUN_TIMEOUT_MS,
+);
 
 test('Dry Run of 3 customers, two bad: Execute step lists all three (would send / would be refused) with the totals; nothing is sent', async () => {
 	const ndv = await openCheck('Campaign Dry Run');
@@ -555,20 +559,13 @@ async function openNodeParameters(): Promise<Record<string, unknown>> {
 }
 
 /**
- * Issue 42.1, seen by an outside tester on n8n 2.8.4: on a freshly added node, the first switch of
- * template left the old template's fields, labels and values in place. The cause is n8n's, not the
- * node's: ResourceMapper.vue clears the fields only when its `dependentParametersValues` changes
- * from one non-null value to another, and n8n computes that value (ParameterInputList's
- * getDependentParametersValues) by resolving all the node's parameters at once, giving null when
- * any of them throws. Destination as an expression ({{ $json.phone }}, as a marketer maps it) throws
- * while the node has no input data yet, that is until its first run: the switch is never seen, and
- * Refresh keeps the values by field id. No `loadOptionsDependsOn` path or display rule can change
- * that, so the node refuses such fields at run time, naming both templates; this test proves it.
+ * Adds a Send Template node after Customer, as a marketer adds the next step, chooses the sender
+ * and promo, fills promo's fields and Destination (typing {{ makes it an expression, as n8n does),
+ * then switches to order_update. Returns the open panel.
  */
-test('a freshly added node, first switch of template (promo to order_update) with Destination mapped: n8n keeps the old fields, and Execute step refuses them naming both templates; nothing is sent', async () => {
+async function freshNodeSwitchedTemplate(destination: string, picture: string): Promise<Locator> {
 	await openCheck('Call Us');
-	await closeNode(page).catch(() => undefined);
-	// Added after the customer list, as a marketer adds the next step.
+	await closeNode(page);
 	await canvasNode(page, 'Customer').click();
 	await page.locator('[data-test-id="node-creator-plus-button"]').click();
 	const creator = page.locator('[data-test-id="node-creator"]');
@@ -583,56 +580,96 @@ test('a freshly added node, first switch of template (promo to order_update) wit
 	await field(ndv, 'body_1').fill('Amina');
 	await field(ndv, 'body_2').fill('20%');
 	await field(ndv, 'button_1_url').fill('SALE20');
-	// Typing {{ makes the field an expression, as n8n does for a marketer mapping the phone.
 	await parameter(ndv, 'destination')
 		.locator('input, textarea, [contenteditable="true"]')
 		.first()
-		.fill('{{ $json.phone }}');
-	await until(async () => (await openNodeParameters()).destination === '={{ $json.phone }}');
-	await screenshot(page, `${ARTIFACTS}/29-fresh-node-promo.png`);
-
+		.fill(destination);
+	await until(async () => Boolean((await openNodeParameters()).destination));
+	await screenshot(page, `${ARTIFACTS}/${picture}-promo.png`);
 	await choose(ndv, 'template', /^order_update \(en_US, UTILITY\)/);
 	await until(
 		async () =>
 			((await openNodeParameters()).template as { value?: string }).value === 'tpl_order_update',
 	);
-	// Give n8n the time it takes to reload the fields, had it seen the switch.
-	await page.waitForTimeout(3000);
-	// What the tester saw: promo's fields, labels and values, under order_update.
-	const fields = ndv.locator('[data-test-id="mapping-fields-container"]');
-	await fields.getByText('Body {{1}}: "Hi {{1}}, {{2}} off today only."').waitFor();
-	expect(await fields.getByText('has shipped', { exact: false }).count()).toBe(0);
-	const kept = (await openNodeParameters()).templateFields as {
-		value: Record<string, unknown>;
+	return ndv;
+}
+
+/** The Template Fields n8n holds for the open node (what a save would store). */
+async function heldFields(): Promise<{
+	value?: Record<string, unknown>;
+	schema: Array<{ id: string }>;
+}> {
+	return (await openNodeParameters()).templateFields as {
+		value?: Record<string, unknown>;
 		schema: Array<{ id: string }>;
 	};
-	expect(kept.value).toEqual({ body_1: 'Amina', body_2: '20%', button_1_url: 'SALE20' });
-	expect(kept.schema.map((each) => each.id)).toEqual([
-		'body_1',
-		'body_2',
-		'button_0_payload',
-		'button_1_url',
-	]);
-	await screenshot(page, `${ARTIFACTS}/30-fresh-node-switched-stale.png`);
+}
 
-	// The node's guard: nothing goes out with promo's values in order_update's text.
-	const before = sendingRequests().length;
-	await ndv.locator('[data-test-id="node-execute-button"]').first().click();
-	const output = ndv.locator('[data-test-id="output-panel"]');
-	await output
-		.getByText('were mapped for template "promo" (tpl_promo)', { exact: false })
-		.first()
-		.waitFor({ state: 'visible', timeout: RUN_TIMEOUT_MS });
-	const shown = (await output.innerText()).replace(/\s+/g, ' ');
-	expect(shown).toContain(
-		'"Template Fields" were mapped for template "promo" (tpl_promo), not for the chosen template "order_update" (tpl_order_update)',
-	);
-	expect(shown).toContain('click Refresh under Template Fields');
-	expect(shown).toContain('Sent: none.');
-	expect(sendingRequests().slice(before)).toEqual([]);
-	await screenshot(page, `${ARTIFACTS}/31-fresh-node-stale-fields-refused.png`);
+// The contrast to the next test: with nothing in the node that n8n cannot resolve in the editor,
+// the first switch on a fresh node is seen, and n8n reloads the fields and clears the values.
+test("a freshly added node, first switch of template with a fixed Destination: n8n reloads the fields and clears promo's values", async () => {
+	const ndv = await freshNodeSwitchedTemplate('+254712000001', '32-fresh-node-fixed');
+	const fields = ndv.locator('[data-test-id="mapping-fields-container"]');
+	await fields.getByText('Body {{1}}: "Hi {{1}}, your order {{2}} has shipped."').waitFor();
+	await until(async () => Object.keys((await heldFields()).value ?? {}).length === 0);
+	expect((await heldFields()).schema.map((each) => each.id)).toEqual(['body_1', 'body_2']);
+	expect(await fields.getByText('off today only', { exact: false }).count()).toBe(0);
+	await screenshot(page, `${ARTIFACTS}/32-fresh-node-fixed-switched.png`);
 	await closeNode(page);
 });
+
+/**
+ * Issue 42.1, seen by an outside tester on n8n 2.8.4: on a freshly added node, the first switch of
+ * template left the old template's fields, labels and values in place. The cause is n8n's, not the
+ * node's: ResourceMapper.vue clears the fields only when its `dependentParametersValues` changes
+ * from one non-null value to another, and n8n computes that value (ParameterInputList's
+ * getDependentParametersValues) by resolving all the node's parameters at once, giving null when
+ * any of them throws. Destination as an expression ({{ $json.phone }}, as a marketer maps it) does,
+ * here while Customer has not run: the switch is never seen (the test above, with a fixed
+ * Destination, sees it). No `loadOptionsDependsOn` path or display rule can change that, so the
+ * node refuses such fields at run time, naming both templates; this test proves it.
+ */
+test(
+	'a freshly added node, first switch of template (promo to order_update) with Destination mapped: n8n keeps the old fields, and Execute step refuses them naming both templates; nothing is sent',
+	async () => {
+		const ndv = await freshNodeSwitchedTemplate('{{ $json.phone }}', '29-fresh-node-mapped');
+		expect((await openNodeParameters()).destination).toBe('={{ $json.phone }}');
+		// Give n8n the time it takes to reload the fields, had it seen the switch (above: about 1 s).
+		await page.waitForTimeout(3000);
+		// What the tester saw: promo's fields, labels and values, under order_update.
+		const fields = ndv.locator('[data-test-id="mapping-fields-container"]');
+		await fields.getByText('Body {{1}}: "Hi {{1}}, {{2}} off today only."').waitFor();
+		expect(await fields.getByText('has shipped', { exact: false }).count()).toBe(0);
+		const kept = await heldFields();
+		expect(kept.value).toEqual({ body_1: 'Amina', body_2: '20%', button_1_url: 'SALE20' });
+		expect(kept.schema.map((each) => each.id)).toEqual([
+			'body_1',
+			'body_2',
+			'button_0_payload',
+			'button_1_url',
+		]);
+		await screenshot(page, `${ARTIFACTS}/30-fresh-node-mapped-switched-stale.png`);
+
+		// The node's guard: nothing goes out with promo's values in order_update's text.
+		const before = sendingRequests().length;
+		await ndv.locator('[data-test-id="node-execute-button"]').first().click();
+		const output = ndv.locator('[data-test-id="output-panel"]');
+		await output
+			.getByText('were mapped for template "promo" (tpl_promo)', { exact: false })
+			.first()
+			.waitFor({ state: 'visible', timeout: RUN_TIMEOUT_MS });
+		const shown = (await output.innerText()).replace(/\s+/g, ' ');
+		expect(shown).toContain(
+			'"Template Fields" were mapped for template "promo" (tpl_promo), not for the chosen template "order_update" (tpl_order_update)',
+		);
+		expect(shown).toContain('click Refresh under Template Fields');
+		expect(shown).toContain('Sent: none.');
+		expect(sendingRequests().slice(before)).toEqual([]);
+		await screenshot(page, `${ARTIFACTS}/31-fresh-node-stale-fields-refused.png`);
+		await closeNode(page);
+	},
+	2 * RUN_TIMEOUT_MS,
+);
 
 test('the credential dialog tests the connection and says it works', async () => {
 	const ndv = await openCheck('Send SMS');
