@@ -626,8 +626,11 @@ test("a freshly added node, first switch of template with a fixed Destination: n
  * getDependentParametersValues) by resolving all the node's parameters at once, giving null when
  * any of them throws. Destination as an expression ({{ $json.phone }}, as a marketer maps it) does,
  * here while Customer has not run: the switch is never seen (the test above, with a fixed
- * Destination, sees it). No `loadOptionsDependsOn` path or display rule can change that, so the
- * node refuses such fields at run time, naming both templates; this test proves it.
+ * Destination, sees it). No `loadOptionsDependsOn` path or display rule can change that (tried:
+ * ['template.value'] alone behaves the same; without it the fields never load), so the node refuses
+ * such fields at run time, naming both templates; this test proves it. n8n's Refresh (Template
+ * Fields ⋮ > Refresh Field List) then loads order_update's fields but keeps "Amina" and "20%" by
+ * field id, and the guard passes: the values must be mapped again, as the refusal says.
  */
 test(
 	'a freshly added node, first switch of template (promo to order_update) with Destination mapped: n8n keeps the old fields, and Execute step refuses them naming both templates; nothing is sent',
