@@ -96,6 +96,36 @@ export function editorChecksWorkflow() {
 		pricePerPart: 0.9,
 	});
 	smsDryRun.typeVersion = 1.2;
+	// Issue 42: "Dear {name}" with Same Text for Everyone reaches no one with the braces as typed.
+	const samePlaceholder = smsLeopard('Same Text With Placeholder', DEMO_CREDENTIAL, {
+		resource: 'message',
+		operation: 'sendSms',
+		source: 'SMS_Leopard',
+		recipient: '={{ $json.phone }}',
+		message: 'Dear {name}, your order is ready for pick-up.',
+	});
+	// Issue 42: a campaign check lists every item, the good one and the two a send would refuse (a
+	// typo in a phone, an emoji text over 70 characters at the default Max Parts 1).
+	const campaign = code(
+		'Campaign List',
+		[
+			'[',
+			"{ json: { name: 'Amina', phone: '+254712000001', offer: '20% off shoes' } },",
+			"{ json: { name: 'Brian', phone: '12', offer: '20% off shoes' } },",
+			"{ json: { name: 'Cynthia', phone: '+254712000003', offer: 'every dress, shirt and pair of shoes half price until Sunday evening 🎉' } },",
+			']',
+		].join(' '),
+	);
+	const campaignDryRun = smsLeopard('Campaign Dry Run', DEMO_CREDENTIAL, {
+		resource: 'message',
+		operation: 'sendSms',
+		source: 'SMS_Leopard',
+		recipient: '={{ $json.phone }}',
+		textMode: 'customized',
+		message: 'Hi {name}, {offer}',
+		dryRun: true,
+		pricePerPart: 0.8,
+	});
 	const reports = node(
 		'Delivery Reports',
 		TRIGGER_TYPE,
@@ -115,6 +145,8 @@ export function editorChecksWorkflow() {
 			[customer, sms],
 			[customer, smsDryRun],
 			[trigger('Start Typo'), typo, badPhone],
+			[customer, samePlaceholder],
+			[trigger('Start Campaign'), campaign, campaignDryRun],
 			[reports],
 		]),
 	};

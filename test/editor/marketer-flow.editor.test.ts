@@ -10,7 +10,9 @@ import { type Editor, startEditor } from '../../scripts/editor';
 import { SENDERS } from '../sandbox';
 import { TRIGGER_SECRET, TRIGGER_WEBHOOK_ID, editorChecksWorkflow } from './editor-checks.workflow';
 import {
+	RUN_TIMEOUT_MS,
 	STEP_TIMEOUT_MS,
+	canvasNode,
 	closeNode,
 	executeStep,
 	launchBrowser,
@@ -167,6 +169,30 @@ test('Execute step runs Send Tracking Link and the output shows the message colu
 	await closeNode(page);
 });
 
+test('Send Template output says what went out: the body with its values in place and the button link as filled', async () => {
+	if (!page.url().includes(`/workflow/${editor.workflowId}`)) {
+		await openWorkflow(page, editor.server.url, editor.workflowId, 'Send Tracking Link');
+	}
+	const ndv = await openNode(page, 'Send Tracking Link');
+	await executeStep(ndv);
+	await outputColumns(ndv, ['outcome', 'bodyText', 'buttons']);
+	await outputShows(ndv, [
+		'Your parcel PX-501 is on its way.',
+		'https://shop.example.com/track/PX-501',
+	]);
+	const items = await outputItems('Send Tracking Link');
+	// The demo's three customers, each with their own parcel in the text and in the link.
+	expect(items.map((item) => [item.outcome, item.bodyText, item.buttons])).toEqual(
+		['PX-501', 'PX-502', 'PX-503'].map((parcel) => [
+			'sent',
+			`Your parcel ${parcel} is on its way.`,
+			[{ text: 'Track', kind: 'url', url: `https://shop.example.com/track/${parcel}` }],
+		]),
+	);
+	await screenshot(page, `${ARTIFACTS}/28-template-what-went-out.png`);
+	await closeNode(page);
+});
+
 /** Opens a node of the browser test's own workflow (test/editor/editor-checks.workflow.ts). */
 async function openCheck(name: string): Promise<Locator> {
 	if (!page.url().includes(editor.moreWorkflowIds[0])) {
@@ -320,26 +346,39 @@ test('SMS Dry Run: the editor flags the emoji and a long text; Execute step send
 	await ndv
 		.getByText('This text has a character outside the GSM alphabet', { exact: false })
 		.waitFor({ state: 'visible' });
-	expect(await ndv.getByText('Over 160 characters as written', { exact: false }).count()).toBe(0);
+	expect(await ndv.getByText('Over 160 characters: ', { exact: false }).count()).toBe(0);
 	const sendsBefore = editor.sandbox.state.smsMessages.length;
 	await executeStep(ndv);
 	await ndv
 		.getByText(
-			'Dry run, nothing was sent: 1 SMS (1 part) would go out, estimated cost 0.9 at 0.9 per part.',
+			'Dry run, nothing was sent: 1 SMS would go out (1 part, estimated cost 0.9 at 0.9 per part), 0 would be refused.',
 		)
 		.first()
 		.waitFor({ state: 'visible' });
 	// Node version 1.2 keeps the input item's fields (name, phone, order) beside the result.
-	await outputColumns(ndv, ['name', 'order', 'dryRun', 'message', 'parts', 'estimatedCost']);
+	await outputColumns(ndv, [
+		'name',
+		'order',
+		'dryRun',
+		'outcome',
+		'message',
+		'parts',
+		'estimatedCost',
+	]);
 	expect(editor.sandbox.state.smsMessages.length).toBe(sendsBefore);
 	await screenshot(page, `${ARTIFACTS}/21-sms-dry-run.png`);
 	await screenshot(page, 'docs/sms-dry-run.png');
-	// A long GSM text typed in: the emoji notice goes, the long-text notice comes.
+	// A long GSM text typed in: the emoji notice goes, the long-text notice comes, and says the text
+	// is refused at the default Max Parts per Message (1).
 	const message = parameter(ndv, 'message').locator('textarea, input').first();
 	await message.fill('a'.repeat(170));
 	await ndv
-		.getByText('Over 160 characters as written', { exact: false })
+		.getByText(
+			'Over 160 characters: 2 parts of 153 characters as written, each billed as one SMS. Refused before sending unless Options > Max Parts per Message is 2 or more; without that option it is 1, so this text is refused.',
+			{ exact: false },
+		)
 		.waitFor({ state: 'visible' });
+	expect(await ndv.getByText('Over 160 characters: ', { exact: false }).count()).toBe(1);
 	expect(
 		await ndv
 			.getByText('This text has a character outside the GSM alphabet', { exact: false })
@@ -390,6 +429,250 @@ test('SMSLeopard Trigger shows its URLs and receives a test event with the secre
 	await screenshot(page, 'docs/trigger-test-event.png');
 	await closeNode(page);
 });
+
+/** n8n's Vue app on #app, as far as the stores (Pinia) are read here. */
+type VueApp = { config: { globalProperties: { $pinia: { _s: Map<string, any> } } } };
+
+/**
+ * The output items of the node's last run, as n8n holds them for the output panel (its JSON view
+ * draws only the rows in sight, so a long item list is read from n8n's store).
+ */
+async function outputItems(name: string): Promise<Array<Record<string, unknown>>> {
+	return await page.locator('#app').evaluate((app, node) => {
+		const stores = (app as unknown as { __vue_app__: VueApp }).__vue_app__.config.globalProperties
+			.$pinia._s;
+		const runs = stores.get('workflows').getWorkflowRunData[node];
+		const items = runs[runs.length - 1].data.main[0] as Array<{ json: unknown }>;
+		return JSON.parse(JSON.stringify(items.map((item) => item.json)));
+	}, name);
+}
+
+/** Waits for each text in the output panel, as the marketer reads it. */
+async function outputShows(ndv: Locator, texts: string[]): Promise<void> {
+	const output = ndv.locator('[data-test-id="output-panel"]');
+	for (const text of texts) {
+		await output.getByText(text, { exact: false }).first().waitFor({ state: 'visible' });
+	}
+}
+
+/** Requests that would have sent or uploaded something (the sandbox logs every request). */
+function sendingRequests(): string[] {
+	return editor.sandbox.requests
+		.filter((request) => request.method !== 'GET')
+		.map((request) => `${request.method} ${request.path}`);
+}
+
+test(
+	'Send SMS, same text "Dear {name}": Execute step refuses it, naming {name} and both ways out; nothing is sent',
+	async () => {
+		const ndv = await openCheck('Same Text With Placeholder');
+		const before = sendingRequests().length;
+		await ndv.locator('[data-test-id="node-execute-button"]').first().click();
+		const output = ndv.locator('[data-test-id="output-panel"]');
+		await output
+			.getByText('which every recipient would get as written', { exact: false })
+			.first()
+			.waitFor({ state: 'visible', timeout: RUN_TIMEOUT_MS });
+		const shown = (await output.innerText()).replace(/\s+/g, ' ');
+		expect(shown).toContain('Invalid input in item 1: "Message" has {name}');
+		// The two ways out, and the way to mean the braces.
+		expect(shown).toContain('choose "Customized per Recipient" under Text');
+		expect(shown).toContain('or write the text as an expression');
+		expect(shown).toContain('turn on Options > Send Braces as Written');
+		expect(shown).toContain('Sent: none.');
+		expect(sendingRequests().slice(before)).toEqual([]);
+		await screenshot(page, `${ARTIFACTS}/26-same-text-placeholder-refused.png`);
+		await closeNode(page);
+	},
+	2 * RUN_TIMEOUT_MS,
+);
+
+test('Dry Run of 3 customers, two bad: Execute step lists all three (would send / would be refused) with the totals; nothing is sent', async () => {
+	const ndv = await openCheck('Campaign Dry Run');
+	const before = sendingRequests().length;
+	await executeStep(ndv);
+	await ndv
+		.getByText(
+			'Dry run, nothing was sent: 1 SMS would go out (1 part, estimated cost 0.8 at 0.8 per part), 2 would be refused (their "reason" and "fix" are in the output).',
+		)
+		.first()
+		.waitFor({ state: 'visible' });
+	await outputColumns(ndv, ['outcome', 'recipient', 'message', 'parts', 'estimatedCost', 'reason']);
+	await screenshot(page, `${ARTIFACTS}/27-dry-run-every-item.png`);
+	await outputShows(ndv, [
+		'would send',
+		'Hi Amina, 20% off shoes',
+		'would be refused',
+		'is not a valid phone number',
+		'is not in the GSM alphabet',
+	]);
+	const items = await outputItems('Campaign Dry Run');
+	// One output per customer, in their order: what Amina would get, why the other two would not.
+	expect(items.map((item) => item.outcome)).toEqual([
+		'would send',
+		'would be refused',
+		'would be refused',
+	]);
+	expect(items[0]).toMatchObject({
+		recipient: '+254712000001',
+		message: 'Hi Amina, 20% off shoes',
+		parts: 1,
+		estimatedCost: 0.8,
+	});
+	expect(items[1]).toMatchObject({ fields: ['Recipient'] });
+	expect(items[1].reason).toContain('"Recipient" is not a valid phone number');
+	expect(items[2]).toMatchObject({ fields: ['Message'] });
+	expect(items[2].reason).toContain('"Message" would be sent in 2 parts');
+	expect(items[2].reason).toContain('because "🎉" is not in the GSM alphabet');
+	for (const refused of items.slice(1)) expect(refused.fix).toEqual(expect.any(String));
+	expect(sendingRequests().slice(before)).toEqual([]);
+	await closeNode(page);
+});
+
+/** Chooses an entry of a resource locator's list (Sender Number, Template) by its shown text. */
+async function choose(ndv: Locator, name: string, shown: RegExp): Promise<void> {
+	await parameter(ndv, name).locator('[data-test-id="rlc-input"]').click();
+	await page.getByText(shown).last().click();
+}
+
+/** A field of the template's fields area, typed into as a marketer does. */
+function field(ndv: Locator, id: string): Locator {
+	return parameter(ndv, id).locator('input, textarea, [contenteditable="true"]').first();
+}
+
+/** Waits until `check` holds, at most one step's time. */
+async function until(check: () => Promise<boolean>): Promise<void> {
+	const deadline = Date.now() + STEP_TIMEOUT_MS;
+	while (!(await check())) {
+		if (Date.now() > deadline) throw new Error(`Not seen in time: ${check.toString()}`);
+		await page.waitForTimeout(200);
+	}
+}
+
+/** The parameters n8n holds for the node open in the panel (what a save would store). */
+async function openNodeParameters(): Promise<Record<string, unknown>> {
+	return await page.locator('#app').evaluate((app) => {
+		const stores = (app as unknown as { __vue_app__: VueApp }).__vue_app__.config.globalProperties
+			.$pinia._s;
+		return JSON.parse(JSON.stringify(stores.get('ndv').activeNode.parameters));
+	});
+}
+
+/**
+ * Adds a Send Template node after Customer, as a marketer adds the next step, chooses the sender
+ * and promo, fills promo's fields and Destination (typing {{ makes it an expression, as n8n does),
+ * then switches to order_update. Returns the open panel.
+ */
+async function freshNodeSwitchedTemplate(destination: string, picture: string): Promise<Locator> {
+	await openCheck('Call Us');
+	await closeNode(page);
+	await canvasNode(page, 'Customer').click();
+	await page.locator('[data-test-id="node-creator-plus-button"]').click();
+	const creator = page.locator('[data-test-id="node-creator"]');
+	await creator.locator('input').first().fill('SMSLeopard');
+	await creator.getByText('SMSLeopard', { exact: true }).first().click();
+	await creator.getByText('Send a template message', { exact: true }).first().click();
+	const ndv = page.locator('[data-test-id="ndv"]');
+	await parameter(ndv, 'senderNumber').waitFor({ state: 'visible' });
+	await choose(ndv, 'senderNumber', /^\+254700000001 \(phone number ID/);
+	await choose(ndv, 'template', /^promo \(en_US, MARKETING\)/);
+	await ndv.getByText('Body {{1}}: "Hi {{1}}, {{2}} off today only."').waitFor();
+	await field(ndv, 'body_1').fill('Amina');
+	await field(ndv, 'body_2').fill('20%');
+	await field(ndv, 'button_1_url').fill('SALE20');
+	await parameter(ndv, 'destination')
+		.locator('input, textarea, [contenteditable="true"]')
+		.first()
+		.fill(destination);
+	await until(async () => Boolean((await openNodeParameters()).destination));
+	await screenshot(page, `${ARTIFACTS}/${picture}-promo.png`);
+	await choose(ndv, 'template', /^order_update \(en_US, UTILITY\)/);
+	await until(
+		async () =>
+			((await openNodeParameters()).template as { value?: string }).value === 'tpl_order_update',
+	);
+	return ndv;
+}
+
+/** The Template Fields n8n holds for the open node (what a save would store). */
+async function heldFields(): Promise<{
+	value?: Record<string, unknown>;
+	schema: Array<{ id: string }>;
+}> {
+	return (await openNodeParameters()).templateFields as {
+		value?: Record<string, unknown>;
+		schema: Array<{ id: string }>;
+	};
+}
+
+// The contrast to the next test: with nothing in the node that n8n cannot resolve in the editor,
+// the first switch on a fresh node is seen, and n8n reloads the fields and clears the values.
+test("a freshly added node, first switch of template with a fixed Destination: n8n reloads the fields and clears promo's values", async () => {
+	const ndv = await freshNodeSwitchedTemplate('+254712000001', '32-fresh-node-fixed');
+	const fields = ndv.locator('[data-test-id="mapping-fields-container"]');
+	await fields.getByText('Body {{1}}: "Hi {{1}}, your order {{2}} has shipped."').waitFor();
+	await until(async () => Object.keys((await heldFields()).value ?? {}).length === 0);
+	expect((await heldFields()).schema.map((each) => each.id)).toEqual(['body_1', 'body_2']);
+	expect(await fields.getByText('off today only', { exact: false }).count()).toBe(0);
+	await screenshot(page, `${ARTIFACTS}/32-fresh-node-fixed-switched.png`);
+	await closeNode(page);
+});
+
+/**
+ * Issue 42.1, seen by an outside tester on n8n 2.8.4: on a freshly added node, the first switch of
+ * template left the old template's fields, labels and values in place. The cause is n8n's, not the
+ * node's: ResourceMapper.vue clears the fields only when its `dependentParametersValues` changes
+ * from one non-null value to another, and n8n computes that value (ParameterInputList's
+ * getDependentParametersValues) by resolving all the node's parameters at once, giving null when
+ * any of them throws. Destination as an expression ({{ $json.phone }}, as a marketer maps it) does,
+ * here while Customer has not run: the switch is never seen (the test above, with a fixed
+ * Destination, sees it). No `loadOptionsDependsOn` path or display rule can change that (tried:
+ * ['template.value'] alone behaves the same; without it the fields never load), so the node refuses
+ * such fields at run time, naming both templates; this test proves it. n8n's Refresh (Template
+ * Fields ⋮ > Refresh Field List) then loads order_update's fields but keeps "Amina" and "20%" by
+ * field id, and the guard passes: the values must be mapped again, as the refusal says.
+ */
+test(
+	'a freshly added node, first switch of template (promo to order_update) with Destination mapped: n8n keeps the old fields, and Execute step refuses them naming both templates; nothing is sent',
+	async () => {
+		const ndv = await freshNodeSwitchedTemplate('{{ $json.phone }}', '29-fresh-node-mapped');
+		expect((await openNodeParameters()).destination).toBe('={{ $json.phone }}');
+		// Give n8n the time it takes to reload the fields, had it seen the switch (above: about 1 s).
+		await page.waitForTimeout(3000);
+		// What the tester saw: promo's fields, labels and values, under order_update.
+		const fields = ndv.locator('[data-test-id="mapping-fields-container"]');
+		await fields.getByText('Body {{1}}: "Hi {{1}}, {{2}} off today only."').waitFor();
+		expect(await fields.getByText('has shipped', { exact: false }).count()).toBe(0);
+		const kept = await heldFields();
+		expect(kept.value).toEqual({ body_1: 'Amina', body_2: '20%', button_1_url: 'SALE20' });
+		expect(kept.schema.map((each) => each.id)).toEqual([
+			'body_1',
+			'body_2',
+			'button_0_payload',
+			'button_1_url',
+		]);
+		await screenshot(page, `${ARTIFACTS}/30-fresh-node-mapped-switched-stale.png`);
+
+		// The node's guard: nothing goes out with promo's values in order_update's text.
+		const before = sendingRequests().length;
+		await ndv.locator('[data-test-id="node-execute-button"]').first().click();
+		const output = ndv.locator('[data-test-id="output-panel"]');
+		await output
+			.getByText('were mapped for template "promo" (tpl_promo)', { exact: false })
+			.first()
+			.waitFor({ state: 'visible', timeout: RUN_TIMEOUT_MS });
+		const shown = (await output.innerText()).replace(/\s+/g, ' ');
+		expect(shown).toContain(
+			'"Template Fields" were mapped for template "promo" (tpl_promo), not for the chosen template "order_update" (tpl_order_update)',
+		);
+		expect(shown).toContain('click Refresh under Template Fields');
+		expect(shown).toContain('Sent: none.');
+		expect(sendingRequests().slice(before)).toEqual([]);
+		await screenshot(page, `${ARTIFACTS}/31-fresh-node-stale-fields-refused.png`);
+		await closeNode(page);
+	},
+	2 * RUN_TIMEOUT_MS,
+);
 
 test('the credential dialog tests the connection and says it works', async () => {
 	const ndv = await openCheck('Send SMS');
