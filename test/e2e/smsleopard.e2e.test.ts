@@ -11,7 +11,7 @@ import { flowSend } from './workflows/flow-send';
 import { expectOk, useSandboxedN8n } from './sandboxed-n8n';
 import { SENDERS, TEMPLATES } from '../sandbox';
 import { describeTemplate, templateSchema } from '../../nodes/SmsLeopard/client/templates';
-import { templateFields, untaggedId } from '../../nodes/SmsLeopard/actions/message/template-fields';
+import { templateFields } from '../../nodes/SmsLeopard/actions/message/template-fields';
 
 const GOOD = { id: 'e2eGoodCredential01', name: 'SMSLeopard sandbox' };
 const WRONG_SECRET = { id: 'e2eWrongSecret0001', name: 'SMSLeopard wrong secret' };
@@ -376,11 +376,6 @@ describe.each(selectedVersions())('n8n %s', (version) => {
 			pricePerPart: 0.8,
 		});
 		// Template Fields as the editor saved them for promo, while the node now sends order_update.
-		const promoValues: Record<string, string> = {
-			body_1: 'Amina',
-			body_2: '20%',
-			button_1_url: 'SALE20',
-		};
 		const promoFields = templateFields(
 			describeTemplate(templateSchema.parse(TEMPLATES.mixedButtons)),
 		);
@@ -396,12 +391,7 @@ describe.each(selectedVersions())('n8n %s', (version) => {
 				variablesMode: 'template',
 				templateFields: {
 					mappingMode: 'defineBelow',
-					// Under promo's field ids, as the editor saves them (each id carries promo's tag).
-					value: Object.fromEntries(
-						promoFields
-							.filter((field) => field.required)
-							.map((field) => [field.id, promoValues[untaggedId(field.id)]]),
-					),
+					value: { body_1: 'Amina', body_2: '20%', button_1_url: 'SALE20' },
 					schema: promoFields,
 				},
 			},
