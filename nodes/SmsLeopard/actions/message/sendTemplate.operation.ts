@@ -179,9 +179,8 @@ export const description: INodeProperties[] = showOnlyFor(show, [
 	{
 		...templateField,
 		// n8n's ResourceMapper.vue sets the mapped value to null whenever a parameter the fields
-		// depend on changes (its watch on dependentParametersValues): a node cannot keep them. It
-		// misses the change while an expression of the node cannot be resolved (fields-of-template.ts).
-		hint: "Choosing another template clears the values mapped under Template Fields: map them again. If the old fields stay, click Refresh there; one template's values are never sent in another.",
+		// depend on changes (its watch on dependentParametersValues): a node cannot keep them.
+		hint: 'Choosing another template clears the values mapped under Template Fields: map them again',
 	},
 	{
 		displayName: 'Recipient',
