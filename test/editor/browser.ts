@@ -94,20 +94,7 @@ export async function closeNode(page: Page): Promise<void> {
 }
 
 /** Where an editor parameter is: n8n marks each with data-test-id="parameter-input-<name>". */
-const MAPPED_FIELD = /^(header|body)_\d+$|^button_\d+_(url|payload)$|^auth_code$/;
-
-/** A template field's id without its template tag (`body_1_t1a2b3c4d` is `body_1`). */
-export const untagged = (id: string): string => id.replace(/_t[0-9a-f]{8}$/, '');
-
 export function parameter(ndv: Locator, name: string): Locator {
-	// A template's field is named as the node reads it (body_1); its id carries the template's tag.
-	if (MAPPED_FIELD.test(name)) {
-		return ndv
-			.locator(
-				`[data-test-id^="parameter-input-${name}_t"], [data-test-id="parameter-input-${name}"]`,
-			)
-			.first();
-	}
 	return ndv.locator(`[data-test-id="parameter-input-${name}"]`).first();
 }
 

@@ -1,7 +1,6 @@
 import { SENDERS, TEMPLATES } from '../sandbox';
 import { SmsLeopard } from '../../nodes/SmsLeopard/SmsLeopard.node';
 import { type NodeEnv, jsonItems, senderLocator, startNodeEnv, templateLocator } from './support';
-import { untaggedId } from '../../nodes/SmsLeopard/actions/message/template-fields';
 
 let env: NodeEnv;
 
@@ -80,27 +79,8 @@ describe('sender and template pickers (list search)', () => {
 });
 
 describe('template fields (resource mapper)', () => {
-	const taggedFieldsOf = async (templateId: string) =>
-		(await env.resourceMapping('getTemplateFields', sendParameters(templateId))).fields;
-	/** The fields with their ids as the node reads them, without the template's tag. */
 	const fieldsOf = async (templateId: string) =>
-		(await taggedFieldsOf(templateId)).map((field) => ({ ...field, id: untaggedId(field.id) }));
-
-	it("tags every field id with its template and texts, so n8n's Refresh drops another's values", async () => {
-		const order = (await taggedFieldsOf(TEMPLATES.bodyOnly.id)).map((field) => field.id);
-		const promo = (await taggedFieldsOf(TEMPLATES.mixedButtons.id)).map((field) => field.id);
-		expect(order).toEqual([expect.stringMatching(/^body_1_t[0-9a-f]{8}$/), expect.any(String)]);
-		expect(new Set([...order, ...promo].map((id) => id.slice(-8))).size).toBe(2);
-		// Another text of the same template is another tag.
-		const listed = env.sandbox.state.templates[Number(SENDERS.primary.id)];
-		const edited = listed.find((template) => template.id === TEMPLATES.bodyOnly.id);
-		if (!edited) throw new Error('the sandbox lists order_update');
-		edited.message = 'Hi {{1}}, order {{2}} was cancelled.';
-		const after = (await taggedFieldsOf(TEMPLATES.bodyOnly.id)).map((field) => field.id);
-		expect(after.map(untaggedId)).toEqual(order.map(untaggedId));
-		expect(after[0]).not.toBe(order[0]);
-		env.sandbox.reset();
-	});
+		(await env.resourceMapping('getTemplateFields', sendParameters(templateId))).fields;
 
 	it('asks for each body placeholder with the body as a hint', async () => {
 		const fields = await fieldsOf(TEMPLATES.bodyOnly.id);

@@ -593,11 +593,8 @@ async function checkItem(
 	const { variables, componentList, mappedMediaId } = readVariables(this, itemIndex, mode);
 	const template = await templateFor(state, phoneNumberId, templateId);
 	if (template && mode === 'template') {
-		const mapped = {
-			value: this.getNodeParameter('templateFields.value', itemIndex, {}),
-			schema: this.getNodeParameter('templateFields.schema', itemIndex, []),
-		};
-		refuseFieldsOfAnotherTemplate(mapped, template, await templatesOf(state, phoneNumberId));
+		const saved = this.getNodeParameter('templateFields.schema', itemIndex, []);
+		refuseFieldsOfAnotherTemplate(saved, template, await templatesOf(state, phoneNumberId));
 	}
 	// Header Media left over from a media template must not fail a template without a media header.
 	const withoutMediaHeader = template !== undefined && !headerMediaCategory(template);

@@ -3,14 +3,7 @@
  * and back from the mapped values to header, body and button variables. Field ids carry everything
  * needed to build the send (`body_2`, `button_0_url`), so a send works even where the template
  * listing is unavailable at run time.
- *
- * Each id also carries the template it was made for: a tag of the template's id and texts
- * (`body_2_t1a2b3c4d`). n8n keeps a value only under an id the fields still have, so after a switch
- * of template, or an edit of its text, Refresh drops the old values instead of letting them fill
- * the new text; and the node can tell, before sending, which template mapped values belong to
- * (fields-of-template.ts). Ids without a tag (workflows saved before) are read as they were.
  */
-import { createHash } from 'crypto';
 import type { ResourceMapperField } from 'n8n-workflow';
 import type {
 	ButtonValue,
@@ -51,23 +44,7 @@ function isAuthentication(template: TemplateDescription): boolean {
 	);
 }
 
-/**
- * Eight hex digits naming a template and the texts its fields fill: the same in the editor and at
- * run time, other for another template or another text of this one. Its status is left out: a
- * template approved since keeps its mapping.
- */
-export function templateTag(template: TemplateDescription): string {
-	const texts = [
-		template.id,
-		template.header?.format ?? '',
-		template.header?.text ?? '',
-		template.body,
-		template.buttons.map((button) => [button.kind, button.text, button.url ?? '']),
-	];
-	return createHash('sha256').update(JSON.stringify(texts)).digest('hex').slice(0, 8);
-}
-
-function plainField(id: string, displayName: string, required: boolean): ResourceMapperField {
+function field(id: string, displayName: string, required: boolean): ResourceMapperField {
 	return {
 		id,
 		displayName,
@@ -91,9 +68,6 @@ export const HEADER_MEDIA_FIELD = 'header_media';
  * `Body {{2}}: "Hi {{1}}, your order {{2}}…"`, `Button "Track": end of its link, after …/track/`.
  */
 export function templateFields(template: TemplateDescription): ResourceMapperField[] {
-	const tag = templateTag(template);
-	const field = (id: string, displayName: string, required: boolean) =>
-		plainField(`${id}_t${tag}`, displayName, required);
 	const fields: ResourceMapperField[] = [];
 	const auth = isAuthentication(template);
 	if (template.header?.format === 'TEXT') {
@@ -143,25 +117,12 @@ export function mediaIdFromMappedValues(
 	return text || undefined;
 }
 
-const TAG = '(?:_t([0-9a-f]{8}))?';
-const FIELD_ID = new RegExp(
-	`^(header|body)_(\\d+)${TAG}$|^button_(\\d+)_(url|payload)${TAG}$|^auth_code${TAG}$`,
-);
-
-/** A field id without its template tag (`body_2_t1a2b3c4d` is `body_2`), as saved ones may be. */
-export function untaggedId(id: string): string {
-	return id.replace(/_t[0-9a-f]{8}$/, '');
-}
-
-/** The template tag of a field id, if it has one. */
-export function tagOf(id: string): string | undefined {
-	return /_t([0-9a-f]{8})$/.exec(id)?.[1];
-}
+const FIELD_ID = /^(header|body)_(\d+)$|^button_(\d+)_(url|payload)$|^auth_code$/;
 
 /** The name errors use for a mapped field, as the label helper knows it ("Body {{2}}"). */
 function errorFieldName(match: RegExpExecArray): string {
 	if (match[1]) return `${match[1]} {{${match[2]}}}`;
-	if (match[5]) return `button ${match[5] === 'url' ? 'url' : 'quick_reply'}:${match[4]}`;
+	if (match[4]) return `button ${match[4] === 'url' ? 'url' : 'quick_reply'}:${match[3]}`;
 	return 'body {{1}}';
 }
 
@@ -203,7 +164,7 @@ export function variablesFromMappedValues(
 		const value = String(raw);
 		const match = FIELD_ID.exec(id);
 		if (!match) continue;
-		if (untaggedId(id) === 'auth_code') {
+		if (id === 'auth_code') {
 			body.push({ placeholder: 1, value });
 			buttons.push({ kind: 'placeholder', placeholder: 1, value });
 		} else if (match[1] === 'header') {
@@ -212,9 +173,9 @@ export function variablesFromMappedValues(
 			body.push({ placeholder: Number(match[2]), value });
 		} else {
 			buttons.push(
-				match[5] === 'url'
-					? { kind: 'url', index: Number(match[4]), value }
-					: { kind: 'quickReply', index: Number(match[4]), value },
+				match[4] === 'url'
+					? { kind: 'url', index: Number(match[3]), value }
+					: { kind: 'quickReply', index: Number(match[3]), value },
 			);
 		}
 	}
