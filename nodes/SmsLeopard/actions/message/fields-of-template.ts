@@ -81,7 +81,7 @@ export function refuseFieldsOfAnotherTemplate(
 	throw new SmsLeopardValidationError([
 		{
 			field: 'templateFields',
-			message: `were mapped for ${mappedFor(saved, chosen, listed)}, not for the chosen template "${echo(chosen.name)}" (${echo(chosen.id)}), so their values would fill the wrong text: open the node, click Refresh under Template Fields (or choose the template again), and map each field again`,
+			message: `were mapped for ${mappedFor(saved, chosen, listed)}, not for the chosen template "${echo(chosen.name)}" (${echo(chosen.id)}), so their values would fill the wrong text: open the node, click Refresh under Template Fields (or choose the template again), and map each field again (Refresh keeps a value typed under the same field name: retype each one)`,
 		},
 	]);
 }
