@@ -394,7 +394,17 @@ test('SMSLeopard Trigger shows its URLs and receives a test event with the secre
 	await ndv.getByText('Webhook URLs', { exact: false }).first().click();
 	const path = `/webhook-test/${TRIGGER_WEBHOOK_ID}/smsleopard`;
 	await ndv.getByText(path, { exact: false }).first().waitFor({ state: 'visible' });
-	await ndv.getByText('Give SMSLeopard the Production URL', { exact: false }).waitFor();
+	await ndv
+		.getByText(
+			"Give SMSLeopard this trigger's Production URL (Webhook URLs above: switch from Test URL",
+			{
+				exact: false,
+			},
+		)
+		.waitFor();
+	await ndv
+		.getByText('To receive, publish the workflow (in n8n 1.x: activate it)', { exact: false })
+		.waitFor();
 	await screenshot(page, `${ARTIFACTS}/23-trigger-urls.png`);
 	await ndv.locator('[data-test-id="node-execute-button"]').first().click();
 	await ndv
