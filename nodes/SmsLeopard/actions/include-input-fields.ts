@@ -45,14 +45,14 @@ function keyForReplaced(input: IDataObject, result: IDataObject): string {
 
 export function withInputFields(input: IDataObject, results: IDataObject[]): IDataObject[] {
 	return results.map((result) => {
-		const replaced = Object.keys(input).filter((name) => Object.hasOwn(result, name));
-		if (replaced.length === 0) return { ...input, ...result };
+		// One pass over the input: each field is kept beside the result or, if replaced, under `input`.
 		const kept: IDataObject = {};
 		const beside: IDataObject = {};
 		for (const [name, value] of Object.entries(input)) {
-			if (replaced.includes(name)) kept[name] = value;
+			if (Object.hasOwn(result, name)) kept[name] = value;
 			else beside[name] = value;
 		}
+		if (Object.keys(kept).length === 0) return { ...input, ...result };
 		return { ...beside, ...result, [keyForReplaced(input, result)]: kept };
 	});
 }

@@ -4,6 +4,7 @@
  * link or payload as filled. Read from the body that is sent (not from the fields typed), so what
  * the output shows is what went out, whichever way the values were given.
  */
+import { parseButtonName } from './button-names';
 import { buttonNamed } from './template-rules';
 import type { SendTemplateBody } from './messages';
 import type { TemplateDescription } from './templates';
@@ -53,10 +54,16 @@ function valuesOf(body: SendTemplateBody, type: string): Map<string, string> {
 function buttonOf(name: string, template: TemplateDescription) {
 	return (
 		buttonNamed(name, template.buttons) ??
-		(/^\d+$/.test(name.trim())
+		(parseButtonName(name)?.form === 'placeholder'
 			? template.buttons.find((button) => button.kind === 'COPY_CODE')
 			: undefined)
 	);
+}
+
+/** The placeholder a BUTTONS field's name gives ("1"); an index-targeted name (url:0) gives none. */
+function placeholderOf(name: string): string | undefined {
+	const parsed = parseButtonName(name);
+	return parsed?.form === 'placeholder' ? String(parsed.placeholder) : undefined;
 }
 
 /** The filled template; undefined without the template's description (its texts are unknown). */
@@ -69,7 +76,7 @@ export function templateAsSent(
 	const buttonFields = [...valuesOf(body, 'BUTTONS')].map(([name, value]) => ({
 		button: buttonOf(name, template),
 		// An index-targeted name (url:0) fills the link's one placeholder.
-		placeholder: /^\d+$/.test(name.trim()) ? name.trim() : undefined,
+		placeholder: placeholderOf(name),
 		value,
 	}));
 	const buttons = template.buttons.map((button): ButtonAsSent => {
