@@ -6,9 +6,15 @@ import { type ChildProcess, fork } from 'child_process';
 import * as path from 'path';
 
 import type { Sandbox } from '../../test/sandbox';
-import type { ReplyCommand, ReplyMessage, ReplyRunOptions, ReplyStats } from './protocol';
+import type {
+	ReplyCommand,
+	ReplyMessage,
+	ReplyProgress,
+	ReplyRunOptions,
+	ReplyStats,
+} from './protocol';
 
-export type { ReplyRunOptions, ReplyStats } from './protocol';
+export type { ReplyProgress, ReplyRunOptions, ReplyStats } from './protocol';
 
 export interface ReplyServer {
 	chatUrl: string;
@@ -18,6 +24,8 @@ export interface ReplyServer {
 	authorization: string;
 	reset(options: ReplyRunOptions): Promise<void>;
 	stats(): Promise<ReplyStats>;
+	/** Requests, sends and 429s so far, without the per-send detail of stats(). */
+	progress(): Promise<ReplyProgress>;
 	stop(): Promise<void>;
 }
 
@@ -68,6 +76,12 @@ export async function startReplyServer(sandbox: Sandbox): Promise<ReplyServer> {
 			const id = ++nextId;
 			return await ask({ type: 'stats', id }, (message) =>
 				message.type === 'stats' && message.id === id ? message.stats : undefined,
+			);
+		},
+		async progress() {
+			const id = ++nextId;
+			return await ask({ type: 'progress', id }, (message) =>
+				message.type === 'progress' && message.id === id ? message.progress : undefined,
 			);
 		},
 		async stop() {

@@ -45,12 +45,21 @@ export interface ReplyStats {
 	counts: Record<string, number>;
 }
 
+/** The counters alone: cheap to ask for every second of a long run (stats carries every send). */
+export interface ReplyProgress {
+	requests: number;
+	sends: number;
+	refused429: number;
+}
+
 export type ReplyCommand =
 	| { type: 'reset'; id: number; options: ReplyRunOptions }
 	| { type: 'stats'; id: number }
+	| { type: 'progress'; id: number }
 	| { type: 'stop' };
 
 export type ReplyMessage =
 	| { type: 'ready'; ports: { chat: number; contacts: number } }
 	| { type: 'reset'; id: number }
-	| { type: 'stats'; id: number; stats: ReplyStats };
+	| { type: 'stats'; id: number; stats: ReplyStats }
+	| { type: 'progress'; id: number; progress: ReplyProgress };

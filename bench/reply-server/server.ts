@@ -271,6 +271,9 @@ async function main(): Promise<void> {
 			process.send?.({ type: 'reset', id: command.id });
 		} else if (command.type === 'stats') {
 			process.send?.({ type: 'stats', id: command.id, stats: stats() });
+		} else if (command.type === 'progress') {
+			const progress = { requests, sends, refused429: refusedAt.length };
+			process.send?.({ type: 'progress', id: command.id, progress });
 		} else if (command.type === 'stop') {
 			chat.close();
 			contacts.close();

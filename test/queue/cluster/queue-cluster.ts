@@ -58,6 +58,8 @@ export interface QueueCluster {
 export interface QueueOptions {
 	packageTarball: string;
 	workers?: number;
+	/** Executions each worker runs at once (`n8n worker --concurrency`), default 10. */
+	workerConcurrency?: number;
 	n8nVersion?: string;
 	/** Where the run lives; a fresh temp folder when unset. */
 	runDir?: string;
@@ -209,11 +211,15 @@ export async function startQueueCluster(options: QueueOptions): Promise<QueueClu
 
 		const addWorker = async (name: string): Promise<QueueProcess> => {
 			const healthPort = await freePort();
-			const worker = await spawnN8n(name, ['worker', '--concurrency=10'], {
-				QUEUE_HEALTH_CHECK_ACTIVE: 'true',
-				QUEUE_HEALTH_CHECK_PORT: String(healthPort),
-				N8N_WORKER_SERVER_ADDRESS: '127.0.0.1',
-			});
+			const worker = await spawnN8n(
+				name,
+				['worker', `--concurrency=${options.workerConcurrency ?? 10}`],
+				{
+					QUEUE_HEALTH_CHECK_ACTIVE: 'true',
+					QUEUE_HEALTH_CHECK_PORT: String(healthPort),
+					N8N_WORKER_SERVER_ADDRESS: '127.0.0.1',
+				},
+			);
 			worker.url = `http://127.0.0.1:${healthPort}`;
 			await waitFor(
 				name,

@@ -18,7 +18,7 @@ export interface Service {
 
 const isRoot = () => process.getuid?.() === 0;
 
-function postgresBin(): string | undefined {
+export function postgresBin(): string | undefined {
 	const root = '/usr/lib/postgresql';
 	if (!existsSync(root)) return undefined;
 	const versions = readdirSync(root).sort((a, b) => Number(b) - Number(a));

@@ -1,0 +1,225 @@
+/**
+ * `npm run bench:campaign` (issue 45, not in CI): a campaign of BENCH_N recipients (default
+ * 100,000) in queue mode (Postgres, Redis, a main and two workers at --concurrency=1, n8n 2.8.4)
+ * against the reply server at 20 ms latency, limited to 500 requests per second (a sliding 1 s
+ * window per host), beside the same recipients as one big execution on one worker and through n8n's
+ * HTTP Request node, and a worker SIGKILLed mid-campaign then the campaign run again. Every case has
+ * a fresh cluster. Prints one table, writes bench/results/campaign.json (a narrowed run:
+ * campaign-subset.json).
+ *
+ *   BENCH_N        recipients per case (default 100000; 5000 proves the harness in minutes)
+ *   BENCH_REPEATS  runs per case (default 1: a long bench); figures show median (min–max) when > 1
+ *   BENCH_ONLY     comma-separated cases (see CASES)
+ */
+import { execFileSync } from 'child_process';
+import { cpus, loadavg, totalmem } from 'os';
+import * as path from 'path';
+
+import { packPackage, removePackedTarball } from '../test/e2e/harness';
+import { type Sandbox, startSandbox } from '../test/sandbox';
+import { type RecipientsServer, startRecipientsServer } from './campaign/recipients-server';
+import {
+	type CaseRun,
+	type CaseSpec,
+	LATENCY_MS,
+	LIMIT_PER_SECOND,
+	LIMIT_SHARE,
+	runCase,
+} from './campaign/run-case';
+import { printCampaignTable } from './campaign/table';
+import { BATCH_SIZE } from './campaign/workflows';
+import { repeatsFromEnv } from './measure';
+import { type ReplyServer, startReplyServer } from './reply-server';
+import { writeJson } from './report';
+
+const CASES: CaseSpec[] = [
+	{
+		name: 'campaignTemplate',
+		label: 'campaign, Send Template',
+		kind: 'template',
+		shape: 'campaign',
+		sender: 'node',
+		workers: 2,
+	},
+	{
+		name: 'campaignSms',
+		label: 'campaign, Send SMS',
+		kind: 'sms',
+		shape: 'campaign',
+		sender: 'node',
+		workers: 2,
+	},
+	{
+		name: 'oneExecutionTemplate',
+		label: 'one execution, Send Template',
+		kind: 'template',
+		shape: 'oneExecution',
+		sender: 'node',
+		workers: 1,
+	},
+	{
+		name: 'oneExecutionSms',
+		label: 'one execution, Send SMS',
+		kind: 'sms',
+		shape: 'oneExecution',
+		sender: 'node',
+		workers: 1,
+	},
+	{
+		name: 'httpTemplate',
+		label: 'campaign, HTTP Request (template)',
+		kind: 'template',
+		shape: 'campaign',
+		sender: 'http',
+		workers: 2,
+	},
+	{
+		name: 'httpSms',
+		label: 'campaign, HTTP Request (SMS, 100 per request)',
+		kind: 'sms',
+		shape: 'campaign',
+		sender: 'http',
+		workers: 2,
+	},
+	{
+		name: 'killRerun',
+		label: 'campaign, Send Template, worker killed, rerun',
+		kind: 'template',
+		shape: 'campaign',
+		sender: 'node',
+		workers: 2,
+		kill: true,
+	},
+];
+
+const RESULTS = path.join(__dirname, 'results/campaign.json');
+const SUBSET_RESULTS = path.join(__dirname, 'results/campaign-subset.json');
+const DEFAULT_N = 100_000;
+
+const started = Date.now();
+function log(message: string): void {
+	const seconds = ((Date.now() - started) / 1000).toFixed(0).padStart(5);
+	process.stderr.write(`\u001b[2m${seconds} s  ${message}\u001b[0m\n`);
+}
+
+function selected(): CaseSpec[] {
+	const only = process.env.BENCH_ONLY?.split(',').map((name) => name.trim());
+	if (!only) return CASES;
+	const unknown = only.filter((name) => !CASES.some((spec) => spec.name === name));
+	if (unknown.length) {
+		throw new Error(
+			`BENCH_ONLY: unknown ${unknown.join(', ')} (${CASES.map((spec) => spec.name).join(', ')})`,
+		);
+	}
+	return CASES.filter((spec) => only.includes(spec.name));
+}
+
+function recipientCount(): number {
+	const raw = process.env.BENCH_N;
+	if (raw === undefined || raw === '') return DEFAULT_N;
+	const count = Number(raw);
+	if (!Number.isInteger(count) || count < 1 || count > 1_000_000) {
+		throw new Error(`BENCH_N: ${raw} is not a whole number from 1 to 1,000,000`);
+	}
+	return count;
+}
+
+function currentCommit(): string {
+	try {
+		const git = (...args: string[]) => execFileSync('git', args, { encoding: 'utf8' }).trim();
+		const dirty = git('status', '--porcelain', '--untracked-files=no') !== '';
+		return `${git('rev-parse', 'HEAD')}${dirty ? ' (with uncommitted changes)' : ''}`;
+	} catch {
+		return 'unknown';
+	}
+}
+
+async function main(): Promise<void> {
+	const count = recipientCount();
+	const repeats = repeatsFromEnv(1);
+	const cases = selected();
+	let sandbox: Sandbox | undefined;
+	let server: ReplyServer | undefined;
+	let recipients: RecipientsServer | undefined;
+	const tarball = packPackage();
+	const runs: Record<string, CaseRun[]> = {};
+	const failures: Record<string, string[]> = {};
+	try {
+		// The reply server replays the account's listings from the sandbox; it answers the sends.
+		sandbox = await startSandbox({ latencyMs: LATENCY_MS });
+		server = await startReplyServer(sandbox);
+		recipients = await startRecipientsServer();
+		const { apiKey, apiSecret } = sandbox.credentials;
+		const shared = {
+			tarball,
+			server,
+			recipients,
+			credentialData: { ...sandbox.credentialData },
+			apiKey: { user: apiKey, password: apiSecret },
+			log,
+		};
+		for (let repeat = 1; repeat <= repeats; repeat++) {
+			for (const spec of cases) {
+				try {
+					const run = await runCase(spec, count, shared);
+					(runs[spec.name] ??= []).push(run);
+					log(
+						`${spec.label}: ${run.wallS.toFixed(1)} s, ${run.distinct} sent, ${run.doubled} twice, ` +
+							`${run.refused429} x 429, worker peak ${run.maxWorkerPeakMb.toFixed(0)} MB${run.ok ? '' : `; ${run.problems.join('; ')}`}`,
+					);
+				} catch (error) {
+					(failures[spec.name] ??= []).push(String(error).slice(0, 6000));
+					log(`${spec.label}: FAILED ${String(error).slice(0, 2000)}`);
+				}
+			}
+		}
+	} finally {
+		await recipients?.stop();
+		await server?.stop();
+		await sandbox?.stop();
+		removePackedTarball(tarball);
+	}
+
+	const conditions = {
+		n8n: '2.8.4',
+		mode: 'queue: Postgres, Redis, a main and 2 workers at --concurrency=1 (one execution: 1 worker)',
+		recipients: count,
+		batchSize: BATCH_SIZE,
+		latencyMs: LATENCY_MS,
+		limit: `${LIMIT_PER_SECOND} requests per second per host (sliding 1 s window), 429 beyond`,
+		maxRequestsPerSecond: `${LIMIT_SHARE} x the limit, split over the workers (2 workers: ${Math.floor((LIMIT_PER_SECOND * LIMIT_SHARE) / 2)} each)`,
+		repeats,
+	};
+	printCampaignTable(cases, runs, failures, conditions);
+	const narrowed = count !== DEFAULT_N || cases.length !== CASES.length;
+	const file = narrowed ? SUBSET_RESULTS : RESULTS;
+	writeJson(file, {
+		generatedAt: new Date().toISOString(),
+		commit: currentCommit(),
+		node: process.version,
+		machine: {
+			cpus: cpus().length,
+			cpuModel: cpus()[0]?.model,
+			memoryMb: Math.round(totalmem() / 1024 / 1024),
+			loadAtEnd: loadavg(),
+		},
+		totalSeconds: Math.round((Date.now() - started) / 1000),
+		conditions,
+		runs,
+		failures,
+	});
+	console.log(`Written to ${path.relative(process.cwd(), file)}.`);
+	if (
+		Object.keys(failures).length ||
+		Object.values(runs)
+			.flat()
+			.some((run) => !run.ok)
+	) {
+		process.exitCode = 1;
+	}
+}
+
+main().catch((error: unknown) => {
+	console.error(error);
+	process.exitCode = 1;
+});

@@ -1,0 +1,126 @@
+/**
+ * The campaign bench's table: one row per case (median, with min–max when repeated), the goals of
+ * issue 45 with PASS/MISS, and the kill case's outcome in words.
+ */
+import { type Section, goal, printSection } from '../report';
+import { showSpread, spread } from '../spread';
+import { LIMIT_PER_SECOND, type CaseRun, type CaseSpec } from './run-case';
+
+/** Issue 45's goals. */
+export const WALL_FACTOR = 1.2;
+export const WORKER_PEAK_GOAL_MB = 500;
+/** A tenth of 450 KB per 1,000 recipients (one 100,000-send execution in n8n 2.8.4 on SQLite). */
+export const PG_KB_PER_1000_GOAL = 45;
+
+const kb = (bytes: number) => bytes / 1024;
+
+export function printCampaignTable(
+	cases: CaseSpec[],
+	runs: Record<string, CaseRun[]>,
+	failures: Record<string, string[]>,
+	conditions: Record<string, unknown>,
+): Section {
+	const count = Number(conditions.recipients);
+	const per1000 = (bytes: number) => kb(bytes) / (count / 1000);
+	const idealS = count / LIMIT_PER_SECOND;
+	const rows: Array<Array<string | number>> = [];
+	const goals: Section['goals'] = [];
+	const notes = Object.entries(conditions).map(([key, value]) => `${key}: ${String(value)}`);
+	for (const spec of cases) {
+		const list = runs[spec.name] ?? [];
+		if (list.length === 0) {
+			rows.push([spec.label, 'failed', ...Array(11).fill('n/a')]);
+			goals.push(
+				goal(`${spec.label} ran`, (failures[spec.name] ?? ['no run'])[0].slice(0, 200), false),
+			);
+			continue;
+		}
+		const show = (pick: (run: CaseRun) => number, digits = 0) =>
+			showSpread(spread(list.map(pick)), digits);
+		rows.push([
+			spec.label,
+			show((run) => run.wallS, 1),
+			show((run) => run.wallS / idealS, 2),
+			show((run) => run.sendsPerS),
+			show((run) => run.requestsPerS),
+			show((run) => run.refused429),
+			show((run) => run.notSent),
+			show((run) => run.doubled),
+			show((run) => run.busiestSecond),
+			show((run) => run.maxWorkerPeakMb),
+			show((run) => per1000(run.pg.databaseBytes), 1),
+			show((run) => per1000(run.pg.executionData + run.pg.executionOther), 1),
+			show((run) => per1000(run.pg.dataTables), 1),
+			show((run) => run.serverCpuMs),
+		]);
+		const worst = <T>(pick: (run: CaseRun) => T) => list.map(pick);
+		if (spec.kill) {
+			const outcomes = list.map((run) => run.kill);
+			goals.push(
+				goal(
+					`${spec.label}: everyone sent exactly once, apart from at most one batch recorded as maybe sent`,
+					outcomes
+						.map((kill) =>
+							kill
+								? `killed after ${kill.sentAtKill} sends; ${kill.sentBeforeRerun} sent before the rerun, which posted ${kill.rerunBatches} batch(es) and sent ${kill.rerunSends}; ${kill.sendingRows} row(s) left "sending", ${kill.maybeSent} maybe sent, ${kill.neverSent} never sent (${kill.neverSentOutsideMaybe} of them outside the maybe-sent batch)`
+								: 'n/a',
+						)
+						.join(' | '),
+					outcomes.every((kill) => kill?.pass === true) &&
+						worst((run) => run.doubled).every((n) => n === 0),
+				),
+			);
+			continue;
+		}
+		if (spec.shape === 'campaign' && spec.sender === 'node') {
+			const wall = spread(list.map((run) => run.wallS));
+			goals.push(
+				goal(
+					`${spec.label}: wall time ≤ ${WALL_FACTOR} × N / limit (${(WALL_FACTOR * idealS).toFixed(0)} s)`,
+					`${showSpread(wall, 1)} s`,
+					wall.max <= WALL_FACTOR * idealS,
+				),
+				goal(
+					`${spec.label}: 0 not sent, 0 sent twice`,
+					`${worst((run) => run.notSent).join('/')} not sent, ${worst((run) => run.doubled).join('/')} twice`,
+					list.every((run) => run.notSent === 0 && run.doubled === 0),
+				),
+				goal(
+					`${spec.label}: peak RSS per worker (its process group) ≤ ${WORKER_PEAK_GOAL_MB} MB`,
+					`${show((run) => run.maxWorkerPeakMb)} MB`,
+					list.every((run) => run.maxWorkerPeakMb <= WORKER_PEAK_GOAL_MB),
+				),
+				goal(
+					`${spec.label}: Postgres growth ≤ ${PG_KB_PER_1000_GOAL} KB per 1,000 recipients`,
+					`${show((run) => per1000(run.pg.databaseBytes), 1)} KB (execution tables ${show((run) => per1000(run.pg.executionData + run.pg.executionOther), 1)}, the campaign's record ${show((run) => per1000(run.pg.dataTables), 1)})`,
+					list.every((run) => per1000(run.pg.databaseBytes) <= PG_KB_PER_1000_GOAL),
+				),
+			);
+		}
+	}
+	const section: Section = {
+		title: `Campaign in queue mode: ${count.toLocaleString('en')} recipients per case`,
+		notes,
+		columns: [
+			'case',
+			'wall s',
+			'x ideal',
+			'sends/s',
+			'req/s',
+			'429s',
+			'not sent',
+			'twice',
+			'busiest s',
+			'peak MB/worker',
+			'PG KB/1k',
+			'exec KB/1k',
+			'record KB/1k',
+			'server CPU ms',
+		],
+		rows,
+		goals,
+		data: runs,
+	};
+	printSection(section);
+	return section;
+}
