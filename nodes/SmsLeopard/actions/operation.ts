@@ -27,6 +27,8 @@ export interface BatchRun {
  */
 export interface ItemOperation<Prepared = unknown> {
 	description: INodeProperties[];
+	/** The parameter naming an item's recipient, for Output = Summary and Problems Only. */
+	recipientParameter?: string;
 	/** Offers Dry Run, its cost counted per SMS part or per message. */
 	dryRunUnit?: DryRunUnit;
 	prepare?(this: IExecuteFunctions, itemIndex: number, state: ExecutionState): Promise<Prepared>;
@@ -52,6 +54,8 @@ export interface ItemOperation<Prepared = unknown> {
  */
 export interface BatchOperation {
 	description: INodeProperties[];
+	/** The parameter naming an item's recipient, for Output = Summary and Problems Only. */
+	recipientParameter?: string;
 	dryRunUnit?: DryRunUnit;
 	executeBatch(
 		this: IExecuteFunctions,

@@ -75,6 +75,28 @@ export const requestOptionsField: INodeProperties = {
 				'When SMSLeopard answers "too many requests", the item waits as it asks (at least a growing backoff), up to this long in all per item (at most 86,400, a day). A Retry-After longer than what is left fails the item at once, not sent.',
 		},
 		{
+			displayName: 'Output',
+			name: 'output',
+			type: 'options',
+			default: 'perRecipient',
+			options: [
+				{
+					name: 'One Item per Recipient',
+					value: 'perRecipient',
+					description: 'What each recipient was sent, its message ID and cost',
+				},
+				{
+					name: 'Summary and Problems Only',
+					value: 'summary',
+					description:
+						'One summary item (counts, cost, who was sent with their message IDs), then only the recipients maybe sent or not sent: keeps execution data small for batches of thousands',
+				},
+			],
+			description:
+				"What the node outputs after sending. For big batches, Summary and Problems Only keeps n8n's execution data and memory small; use it with On Error set to Continue, so the summary is output even when some recipients fail.",
+			displayOptions: { show: { '/operation': ['sendTemplate', 'sendSms'] } },
+		},
+		{
 			displayName: 'Retry Sends After Server Errors',
 			name: 'retryUnsafe',
 			type: 'boolean',
@@ -100,6 +122,25 @@ export interface RequestOptions {
 	timeoutMs: number;
 	/** Age accepted for a listing kept by an earlier execution; 0 = none kept. */
 	keepListingsMs: number;
+	/** Every recipient's output item, or one summary item and the problems only. */
+	output: OutputShape;
+}
+
+export type OutputShape = 'perRecipient' | 'summary';
+
+/** Output as chosen; an expression answering anything else is refused, not read as the default. */
+function outputOption(context: IExecuteFunctions, raw: Record<string, unknown>): OutputShape {
+	const value = raw.output ?? 'perRecipient';
+	if (value === 'perRecipient' || value === 'summary') return value;
+	throw new NodeOperationError(
+		context.getNode(),
+		`Invalid input in ${itemLabel(0)}: Request Options > Output is ${JSON.stringify(value)}`,
+		{
+			itemIndex: 0,
+			description:
+				'Nothing was sent. Set Request Options > Output to "perRecipient" (One Item per Recipient) or "summary" (Summary and Problems Only).',
+		},
+	);
 }
 
 /**
@@ -154,5 +195,6 @@ export function readRequestOptions(context: IExecuteFunctions): RequestOptions {
 		keepListingsMs: Math.round(
 			numberOption(context, raw, 'keepListings', KEEP_LISTINGS_DEFAULT_S, {}) * 1000,
 		),
+		output: outputOption(context, raw),
 	};
 }

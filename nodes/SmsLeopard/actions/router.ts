@@ -4,7 +4,7 @@
  * item (Continue On Fail) or stops the run: no new item starts, the ones in flight finish, and the
  * error sorts every item into sent, maybe sent and not sent, so a rerun can skip the right ones.
  */
-import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 import { settle } from '../client/settle';
 import { errorItemJson, errorOutputJson, toNodeError } from '../helpers/node-errors';
 import { credentialSecrets, redactDeep, redactError, redactOutput } from '../helpers/redact';
@@ -19,7 +19,8 @@ import { RunListings } from '../helpers/run-listings';
 import { noteOncePerRun } from '../helpers/run-notes';
 import { withParametersReadOnce } from '../helpers/parameters-once';
 import { type ItemOutcome, type Operation, isBatchOperation } from './operation';
-import { readRequestOptions } from './request-options';
+import { type OutputShape, readRequestOptions } from './request-options';
+import { keptOfSent, summaryOutput } from './summary-output';
 import { withInputFields } from './include-input-fields';
 import { resources } from './resources';
 import { summariseRun } from './run-summary';
@@ -59,7 +60,7 @@ async function routeItems(this: IExecuteFunctions): Promise<INodeExecutionData[]
 		shareAccountPacing: true,
 	});
 	try {
-		return await runItems.call(this, items, handler, client, workers, options.keepListingsMs);
+		return await runItems.call(this, items, handler, client, workers, options);
 	} finally {
 		client.close();
 	}
@@ -75,8 +76,9 @@ async function runItems(
 	handler: Operation,
 	client: SmsLeopardClient,
 	workers: number,
-	keepListingsMs: number,
+	options: { keepListingsMs: number; output: OutputShape },
 ): Promise<INodeExecutionData[][]> {
+	const { keepListingsMs } = options;
 	const credentials = await this.getCredentials(CREDENTIAL_TYPE);
 	const webhookSecret =
 		typeof credentials.webhookSecret === 'string' ? credentials.webhookSecret : '';
@@ -86,6 +88,10 @@ async function runItems(
 	const toErrorOutput = this.getNode().onError === 'continueErrorOutput';
 	const includeInput = this.getNodeParameter('includeInputFields', 0, false) === true;
 	const dryRun = readDryRunOf(this, handler.dryRunUnit);
+	// A dry run lists every item whatever the Output: it is read, not recorded.
+	const summary = options.output === 'summary' && !dryRun.on && !!handler.recipientParameter;
+	// In summary mode a sent item keeps a few fields from the moment it is sent (memory per item).
+	const keep = summary ? keptOfSent : (results: IDataObject[]) => results;
 	const outcomes: Array<ItemOutcome | undefined> = new Array(items.length);
 	if (isBatchOperation(handler)) {
 		// Batch operations (SMS) group items into requests themselves; outcomes stay per item.
@@ -96,7 +102,7 @@ async function runItems(
 			dryRun,
 		};
 		(await handler.executeBatch.call(this, state, run)).forEach((outcome, itemIndex) => {
-			outcomes[itemIndex] = outcome;
+			outcomes[itemIndex] = outcome?.ok ? { ok: true, results: keep(outcome.results) } : outcome;
 		});
 		if (dryRun.on) listRefusals(outcomes);
 	} else {
@@ -131,7 +137,7 @@ async function runItems(
 					async () => await handler.execute.call(this, itemIndex, state, prepared[itemIndex]),
 				);
 				outcomes[itemIndex] = ran.ok
-					? { ok: true, results: Array.isArray(ran.value) ? ran.value : [ran.value] }
+					? { ok: true, results: keep(Array.isArray(ran.value) ? ran.value : [ran.value]) }
 					: { ok: false, error: ran.error };
 				return { failed: !ran.ok };
 			});
@@ -140,6 +146,36 @@ async function runItems(
 
 	// After the run: the items' own secrets are known once every item was read.
 	const secrets = credentialSecrets(credentials, state.bodySecrets);
+	if (summary) {
+		const failed = outcomes.findIndex((outcome) => outcome && !outcome.ok);
+		const failure = outcomes[failed];
+		if (failure && !failure.ok && !continueOnFail) {
+			throw redactError(
+				toNodeError(this.getNode(), failure.error, failed, summariseRun(outcomes, items.length)),
+				secrets,
+			);
+		}
+		const recipientParameter = handler.recipientParameter as string;
+		const output = summaryOutput({
+			outcomes,
+			itemCount: items.length,
+			recipientOf: (itemIndex) => {
+				const value = this.getNodeParameter(recipientParameter, itemIndex, '');
+				return typeof value === 'string' ? value : String(value);
+			},
+			problemJson: (itemIndex, error, about) => {
+				if (toErrorOutput) {
+					// n8n moves an item to the error output only when `error` is its one field (and adds
+					// the input item's fields itself), so the recipient and outcome go inside it.
+					const json = errorOutputJson(toNodeError(this.getNode(), error, itemIndex), error);
+					return { error: { ...(json.error as IDataObject), ...about } };
+				}
+				const json = { ...errorItemJson(error), ...about };
+				return includeInput ? withInputFields(items[itemIndex].json, [json])[0] : json;
+			},
+		});
+		return [output.map((entry) => ({ ...entry, json: redactDeep(entry.json, secrets) }))];
+	}
 	const output: INodeExecutionData[] = [];
 	for (let itemIndex = 0; itemIndex < items.length; itemIndex++) {
 		const outcome = outcomes[itemIndex];

@@ -191,6 +191,8 @@ export const description: INodeProperties[] = showOnlyFor(show, [
 	...dryRunFields('part'),
 ]);
 
+export const recipientParameter = 'recipient';
+
 export const dryRunUnit = 'part' as const;
 
 interface SmsOptions {

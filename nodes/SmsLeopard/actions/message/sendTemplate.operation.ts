@@ -280,6 +280,8 @@ export const description: INodeProperties[] = showOnlyFor(show, [
 	...dryRunFields('message'),
 ]);
 
+export const recipientParameter = 'destination';
+
 export const dryRunUnit = 'message' as const;
 
 type Entries<T> = { variable?: T[]; button?: T[] };
