@@ -67,6 +67,11 @@ export interface QueueOptions {
 	env?: Record<string, string>;
 	/** queue:up: leave everything running when this process exits (queue:down stops it). */
 	keepRunning?: boolean;
+	/**
+	 * Jobs each worker runs at once (`n8n worker --concurrency`), 10 by default. A campaign uses 1:
+	 * a worker that dies then leaves at most one batch unfinished, the rest wait in Redis.
+	 */
+	workerConcurrency?: number;
 }
 
 export interface QueueState {
@@ -145,7 +150,12 @@ export async function startQueueCluster(options: QueueOptions): Promise<QueueClu
 		started.push(redis);
 		await waitForPort(redis.port);
 
+		const mainPort = await freePort();
 		const sharedEnv: Record<string, string> = {
+			// Every process knows the public address, as n8n's queue-mode docs ask: a workflow running
+			// on a worker builds webhook URLs from it ($execution.resumeUrl), e.g. a campaign posting
+			// its batches to the batch workflow's production webhook.
+			WEBHOOK_URL: `http://127.0.0.1:${mainPort}/`,
 			EXECUTIONS_MODE: 'queue',
 			QUEUE_BULL_REDIS_HOST: '127.0.0.1',
 			QUEUE_BULL_REDIS_PORT: String(redis.port),
@@ -192,12 +202,10 @@ export async function startQueueCluster(options: QueueOptions): Promise<QueueClu
 			return { name, pid: child.pid, log, folder, url: '' };
 		};
 
-		const mainPort = await freePort();
 		const main = await spawnN8n('main', ['start'], {
 			N8N_PORT: String(mainPort),
 			N8N_LISTEN_ADDRESS: '127.0.0.1',
 			N8N_SECURE_COOKIE: 'false',
-			WEBHOOK_URL: `http://127.0.0.1:${mainPort}/`,
 		});
 		main.url = `http://127.0.0.1:${mainPort}`;
 		processes.push(main);

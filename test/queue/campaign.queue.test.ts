@@ -1,0 +1,313 @@
+/**
+ * The shipped campaign (examples/campaign-100000-recipients.json posting batches to
+ * examples/campaign-batch-whatsapp-template.json) on n8n 2.8.4 in queue mode: Postgres, Redis, a
+ * main and two workers each running one job at a time (`--concurrency=1`, what the example asks
+ * for). The recipient list comes from a URL as one CSV, the record is n8n's data table, and every
+ * claim is checked on the sandbox's log of what it really sent:
+ * - batches spread over both workers, each recipient sent once, and a rerun sends nothing;
+ * - a worker SIGKILLed mid-batch: every recipient sent at most once, all but that one batch sent
+ *   exactly once, and the rerun lists that batch as maybe sent and sends none of it;
+ * - a 429 storm (not sent) and server errors (maybe sent): the rerun sends exactly the not sent.
+ * Batches of 1,000, the example's own size: the kill then costs at most the batch the example
+ * promises, and 5,000 recipients make five batches, enough for both workers and a queue behind them.
+ */
+import { readFileSync } from 'fs';
+
+import { N8nRest, packPackage, removePackedTarball } from '../e2e/harness';
+import { type Sandbox, startSandbox } from '../sandbox';
+import {
+	BATCH_FILE,
+	CAMPAIGN_FILE,
+	type CampaignTable,
+	campaignWorkflow,
+	createCampaignTable,
+	executionBytes,
+	listOf,
+	startListServer,
+	tableBytes,
+	webhookPath,
+} from './campaign/campaign-kit';
+import { killGroup } from './cluster/services';
+import { type QueueCluster, startQueueCluster } from './cluster/queue-cluster';
+
+/** The test's speed: each worker paces its batch at this many sends a second (the example: 45). */
+const PER_WORKER_PER_SECOND = 150;
+
+let tarball: string;
+let sandbox: Sandbox;
+let cluster: QueueCluster;
+let rest: N8nRest;
+let table: CampaignTable;
+let lists: Awaited<ReturnType<typeof startListServer>>;
+let batchWorkflowId: string;
+const suiteStarted = Date.now();
+
+beforeAll(async () => {
+	tarball = packPackage();
+	// 50 ms a send, so a batch of 1,000 takes seconds and a kill lands inside one.
+	sandbox = await startSandbox({ latencyMs: 50 });
+	lists = await startListServer();
+	cluster = await startQueueCluster({
+		packageTarball: tarball,
+		workerConcurrency: 1,
+		// A killed worker's job is noticed in seconds instead of a minute (defaults 60 s / 30 s).
+		env: {
+			QUEUE_WORKER_LOCK_DURATION: '5000',
+			QUEUE_WORKER_LOCK_RENEW_TIME: '1000',
+			QUEUE_WORKER_STALLED_INTERVAL: '5000',
+		},
+	});
+	rest = await N8nRest.owner(cluster.mainUrl);
+	const credential = await rest.createCredential('SMSLeopard account', 'smsLeopardApi', {
+		...sandbox.credentialData,
+	});
+	table = await createCampaignTable(rest);
+	batchWorkflowId = await rest.activateWorkflow(
+		campaignWorkflow(BATCH_FILE, credential, { requestsPerSecond: PER_WORKER_PER_SECOND }),
+	);
+	await rest.activateWorkflow(campaignWorkflow(CAMPAIGN_FILE, credential));
+	console.log(`campaign suite: cluster up in ${((Date.now() - suiteStarted) / 1000).toFixed(1)} s`);
+}, 600_000);
+
+afterAll(async () => {
+	cluster?.stop();
+	await sandbox?.stop();
+	await lists?.stop();
+	removePackedTarball(tarball);
+	console.log(`campaign suite: ${((Date.now() - suiteStarted) / 1000).toFixed(1)} s in all`);
+});
+
+beforeEach(() => sandbox.reset());
+
+const people = (count: number, prefix: string) =>
+	Array.from({ length: count }, (_, index) => ({
+		phone: `${prefix}${String(index).padStart(5, '0')}`,
+		name: `Customer ${index}`,
+	}));
+
+interface Summary {
+	campaign: string;
+	recipients: number;
+	alreadySent: number;
+	maybeSent: number;
+	queuedNow: number;
+	batchesQueuedNow: number;
+	notSentBeforeQueuedAgain: number;
+	waitingBatchesPostedAgain: number;
+	maybeSentTo: Array<{ phone: string; batch: string; reason?: string }>;
+}
+
+/** Posts the campaign's webhook as a scheduler or a script would; answers its Campaign Summary. */
+async function runCampaign(campaign: string, listName: string): Promise<Summary> {
+	const url = `${cluster.mainUrl}/webhook/${webhookPath(CAMPAIGN_FILE, 'Campaign Webhook')}`;
+	const body = JSON.stringify({ campaign, recipientsUrl: lists.url(listName) });
+	for (let attempt = 0; ; attempt++) {
+		const response = await fetch(url, {
+			method: 'POST',
+			headers: { 'content-type': 'application/json' },
+			body,
+		});
+		// The main registers an activated webhook a moment after the call returns: bounded wait.
+		if (response.status === 404 && attempt < 60) {
+			await new Promise((resolve) => setTimeout(resolve, 250));
+			continue;
+		}
+		const text = await response.text();
+		if (response.status !== 200) throw new Error(`campaign webhook: ${response.status} ${text}`);
+		return JSON.parse(text) as Summary;
+	}
+}
+
+/** A number as digits only: the list, the record and the sandbox may write it differently. */
+const digits = (phone: string) => phone.replace(/\D/g, '');
+const sentTo = () => sandbox.state.sentMessages.map((message) => digits(message.destination));
+
+function counts(values: string[]): Map<string, number> {
+	const result = new Map<string, number>();
+	for (const value of values) result.set(value, (result.get(value) ?? 0) + 1);
+	return result;
+}
+
+const twice = () => [...counts(sentTo())].filter(([, count]) => count > 1).map(([phone]) => phone);
+
+/**
+ * Waits until no row of the campaign is queued, at most `unfinished` rows are still sending, and the
+ * sandbox took no send for 2 s: the batches are done (successful ones leave no execution to poll).
+ */
+async function settled(campaign: string, unfinished = 0, timeoutMs = 120_000) {
+	const deadline = Date.now() + timeoutMs;
+	let quietSince = Date.now();
+	let lastCount = -1;
+	while (Date.now() < deadline) {
+		const count = sandbox.state.sentMessages.length;
+		if (count !== lastCount) [lastCount, quietSince] = [count, Date.now()];
+		const rows = await table.rows(campaign);
+		const open = rows.filter((row) => row.status !== 'done');
+		if (
+			rows.length > 0 &&
+			open.every((row) => row.status === 'sending') &&
+			open.length <= unfinished &&
+			Date.now() - quietSince >= 2000
+		)
+			return rows;
+		await new Promise((resolve) => setTimeout(resolve, 300));
+	}
+	throw new Error(
+		`campaign ${campaign} did not settle: ${JSON.stringify(await table.rows(campaign))}`,
+	);
+}
+
+/** Which executions each worker started and finished ("Worker started/finished execution N"). */
+function workerJobs() {
+	return cluster.workers.map((worker) => {
+		const log = readFileSync(worker.log, 'utf8');
+		const started = [...log.matchAll(/Worker started execution (\d+)/g)].map((m) => m[1]);
+		const finished = new Set(
+			[...log.matchAll(/Worker finished execution (\d+)/g)].map((m) => m[1]),
+		);
+		return { worker, started, running: started.filter((id) => !finished.has(id)) };
+	});
+}
+
+it('5,000 recipients in batches of 1,000 over both workers: each sent once, the record says so, and a rerun sends nothing', async () => {
+	const list = people(5000, '+2547400');
+	const phones = list.map((person) => digits(person.phone));
+	lists.put('clean', list);
+	const bytesBefore = tableBytes(cluster.postgres.port, table.id);
+	const jobsBefore = workerJobs().map((entry) => entry.started.length);
+	const started = Date.now();
+
+	const first = await runCampaign('clean', 'clean');
+	expect(first).toMatchObject({ recipients: 5000, alreadySent: 0, maybeSent: 0, queuedNow: 5000 });
+	expect(first.batchesQueuedNow).toBe(5);
+	const rows = await settled('clean');
+	const seconds = (Date.now() - started) / 1000;
+
+	expect(sandbox.state.sentMessages).toHaveLength(5000);
+	expect(twice()).toEqual([]);
+	expect(new Set(sentTo())).toEqual(new Set(phones));
+	expect(rows).toHaveLength(5);
+	expect(rows.every((row) => row.status === 'done' && row.sentCount === 1000)).toBe(true);
+	// The record pairs each recipient with the message ID SMSLeopard gave: the sandbox's own ids.
+	const recorded = new Map(
+		rows
+			.flatMap((row) => listOf(row.sent))
+			.map((entry) => [digits(entry.split(':')[0]), entry.split(':')[1]] as const),
+	);
+	expect(recorded.size).toBe(5000);
+	for (const message of sandbox.state.sentMessages) {
+		expect(recorded.get(digits(message.destination))).toBe(message.id);
+	}
+	// Both workers took batches (one job at a time each: the parent's and the five batches).
+	const perWorker = workerJobs().map((entry, index) => entry.started.length - jobsBefore[index]);
+	expect(perWorker.every((count) => count > 0)).toBe(true);
+	// Successful batches leave no stored execution: the table is the record.
+	const stored = await rest.executionCount(batchWorkflowId);
+	const grown = tableBytes(cluster.postgres.port, table.id) - bytesBefore;
+	console.log(
+		`campaign of 5,000 over 2 workers: ${seconds.toFixed(1)} s (${PER_WORKER_PER_SECOND}/s per worker, ` +
+			`ideal ${(5000 / (2 * PER_WORKER_PER_SECOND)).toFixed(1)} s), jobs per worker ${perWorker.join(' + ')}, ` +
+			`data table grew ${grown} bytes (${(grown / 5 / 1024).toFixed(1)} KB per 1,000 recipients), ` +
+			`${stored} batch executions stored (${executionBytes(cluster.postgres.port, batchWorkflowId)} bytes)`,
+	);
+	expect(stored).toBe(0);
+	expect(grown / 5).toBeLessThanOrEqual(45 * 1024);
+
+	sandbox.reset();
+	const rerun = await runCampaign('clean', 'clean');
+	expect(rerun).toMatchObject({ recipients: 5000, alreadySent: 5000, maybeSent: 0, queuedNow: 0 });
+	await new Promise((resolve) => setTimeout(resolve, 2000));
+	expect(sandbox.state.sentMessages).toHaveLength(0);
+	expect(await table.rows('clean')).toHaveLength(5);
+});
+
+it('a worker SIGKILLed mid-batch: nobody sent twice, all but that batch sent once, and the rerun lists that batch as maybe sent without sending it', async () => {
+	const list = people(5000, '+2547410');
+	lists.put('killed', list);
+	const campaign = runCampaign('killed', 'killed');
+
+	// Kill the worker of a batch well under way (the sandbox has taken 800 sends).
+	const deadline = Date.now() + 60_000;
+	while (sandbox.state.sentMessages.length < 800 && Date.now() < deadline) {
+		await new Promise((resolve) => setTimeout(resolve, 50));
+	}
+	const first = await campaign;
+	expect(first.queuedNow).toBe(5000);
+	const busy = workerJobs().filter((entry) => entry.running.length > 0);
+	expect(busy.length).toBeGreaterThan(0);
+	const victim = busy[0].worker;
+	killGroup(victim.pid);
+	const sentAtKill = sandbox.state.sentMessages.length;
+
+	const rows = await settled('killed', 1);
+	const unfinished = rows.filter((row) => row.status === 'sending');
+	expect(unfinished.length).toBeLessThanOrEqual(1);
+	const lostBatch = new Set(unfinished.flatMap((row) => listOf(row.recipients).map(digits)));
+	const afterFirst = counts(sentTo());
+	const sentOfLost = [...lostBatch].filter((phone) => afterFirst.has(phone)).length;
+	console.log(
+		`worker ${victim.name} killed after ${sentAtKill} sends; the other finished the rest: ` +
+			`${sandbox.state.sentMessages.length} sends, batch left sending: ${unfinished.map((row) => row.batch).join(', ') || 'none'} ` +
+			`(${sentOfLost} of its ${lostBatch.size} sent before the kill)`,
+	);
+	expect(twice()).toEqual([]);
+	for (const person of list) {
+		const phone = digits(person.phone);
+		if (!lostBatch.has(phone)) expect(afterFirst.get(phone)).toBe(1);
+	}
+
+	const before = sandbox.state.sentMessages.length;
+	const rerun = await runCampaign('killed', 'killed');
+	await settled('killed', 1);
+	await new Promise((resolve) => setTimeout(resolve, 2000));
+	console.log(
+		`rerun after the kill: ${JSON.stringify({ ...rerun, maybeSentTo: rerun.maybeSentTo.length })}, ` +
+			`${sandbox.state.sentMessages.length - before} sends`,
+	);
+	expect(rerun.maybeSent).toBe(lostBatch.size);
+	expect(new Set(rerun.maybeSentTo.map((entry) => digits(entry.phone)))).toEqual(lostBatch);
+	expect(rerun.alreadySent).toBe(5000 - lostBatch.size);
+	expect(rerun.queuedNow).toBe(0);
+	expect(sandbox.state.sentMessages.length).toBe(before);
+	expect(twice()).toEqual([]);
+});
+
+it('a 429 storm (not sent) and server errors (maybe sent): the rerun sends exactly the not sent and lists the maybe sent', async () => {
+	const list = people(2000, '+2547420');
+	lists.put('storm', list);
+	// 429s asking to wait an hour (beyond Max Wait on Rate Limit: not sent, at once), then 1 send
+	// in 100 answered 500 (it may have gone out: maybe sent).
+	// Started once sends flow, so the batches' template listings are not what meets them.
+	const first = runCampaign('storm', 'storm');
+	while (sandbox.state.sentMessages.length < 300) await new Promise((r) => setTimeout(r, 20));
+	sandbox.setOptions({ burst429: 40, burst429RetryAfter: '3600', failureRate: 0.01 });
+	expect((await first).queuedNow).toBe(2000);
+	const rows = await settled('storm');
+	sandbox.setOptions({ burst429: 0, failureRate: 0 });
+	const notSent = rows.flatMap((row) => listOf(row.notSent).map(digits));
+	const maybeSent = rows.flatMap((row) => listOf(row.maybeSent).map(digits));
+	const sentFirst = new Set(sentTo());
+	console.log(
+		`storm: ${sentFirst.size} sent, ${maybeSent.length} maybe sent, ${notSent.length} not sent; ` +
+			`${sandbox.requests.filter((request) => request.status === 429).length} x 429`,
+	);
+	expect(notSent.length).toBeGreaterThan(0);
+	expect(maybeSent.length).toBeGreaterThan(0);
+	expect(sentFirst.size + maybeSent.length + notSent.length).toBe(2000);
+	for (const phone of notSent) expect(sentFirst.has(phone)).toBe(false);
+
+	const before = sandbox.state.sentMessages.length;
+	const rerun = await runCampaign('storm', 'storm');
+	await settled('storm');
+	const sentByRerun = sentTo().slice(before);
+	expect(rerun).toMatchObject({
+		maybeSent: maybeSent.length,
+		queuedNow: notSent.length,
+		notSentBeforeQueuedAgain: notSent.length,
+	});
+	expect(new Set(rerun.maybeSentTo.map((entry) => digits(entry.phone)))).toEqual(
+		new Set(maybeSent),
+	);
+	expect([...sentByRerun].sort()).toEqual([...notSent].sort());
+	expect(twice()).toEqual([]);
+});
