@@ -1,12 +1,12 @@
 /**
  * A fresh queue-mode cluster for one measured case, set up as a user would: credentials stored,
- * the campaign's Data Table created, the workflows published, their production webhooks answering.
+ * the campaign's data table created, the workflows published, their production webhooks answering.
  * Fresh per case, so a worker's peak memory and the database's growth are that case's alone.
  */
 import { N8nRest, type WorkflowJson } from '../../test/e2e/harness';
 import { type QueueCluster, startQueueCluster } from '../../test/queue/cluster/queue-cluster';
 import type { ReplyServer } from '../reply-server';
-import { RECORD_COLUMNS, RECORDS_TABLE } from './workflows';
+import { createCampaignTable } from '../../test/queue/campaign/campaign-kit';
 
 export interface CaseCluster {
 	cluster: QueueCluster;
@@ -36,7 +36,6 @@ export async function startCaseCluster(
 		// The campaign's design: one execution (one batch) at a time per worker.
 		workerConcurrency: 1,
 		env: {
-			N8N_LOG_LEVEL: 'warn',
 			...(choice.quickStallCheck
 				? {
 						QUEUE_WORKER_LOCK_DURATION: '5000',
@@ -58,11 +57,8 @@ export async function startCaseCluster(
 			'httpBasicAuth',
 			apiKey,
 		);
-		const project = await rest.personalProjectId();
-		const table = await rest.call<{ id: string }>('POST', `/rest/projects/${project}/data-tables`, {
-			name: RECORDS_TABLE,
-			columns: RECORD_COLUMNS,
-		});
+		// The shipped campaign's table, as its sticky note tells a user to create it.
+		const table = await createCampaignTable(rest);
 		return { cluster, rest, nodeCredential, basicAuth, dataTableId: table.id };
 	} catch (error) {
 		cluster.stop();

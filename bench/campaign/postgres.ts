@@ -110,3 +110,14 @@ export function dataTableRows(db: Psql, dataTableId: string): Array<Record<strin
 		.rows(`SELECT row_to_json(t) FROM "${table}" t ORDER BY id;`)
 		.map(([json]) => JSON.parse(json) as Record<string, unknown>);
 }
+
+/** Bytes of the execution data n8n kept, per workflow (the text as stored, before compression). */
+export function executionDataBytes(db: Psql): Record<string, number> {
+	const result: Record<string, number> = {};
+	for (const [workflowId, bytes] of db.rows(
+		`SELECT e."workflowId", COALESCE(SUM(octet_length(d.data)), 0) FROM execution_data d JOIN execution_entity e ON e.id = d."executionId" GROUP BY 1;`,
+	)) {
+		result[workflowId] = Number(bytes);
+	}
+	return result;
+}

@@ -6,24 +6,38 @@
  * then runs the campaign again and checks everyone was sent exactly once apart from at most one
  * batch recorded as maybe sent.
  */
+import { readFileSync } from 'fs';
 import { loadavg } from 'os';
 
 import { busiestWindow } from '../../test/sandbox/limiters';
+import type { QueueProcess } from '../../test/queue/cluster/queue-cluster';
 import { killGroup } from '../../test/queue/cluster/services';
 import type { ReplyServer, ReplyStats } from '../reply-server';
 import { type CaseCluster, publish, startCaseCluster } from './cluster-setup';
 import { type GroupPeak, GroupRssSampler } from './group-rss';
-import { type Growth, type Psql, dataTableRows, executions, growth, psql, sizes } from './postgres';
+import {
+	type Growth,
+	type Psql,
+	dataTableRows,
+	executionDataBytes,
+	executions,
+	growth,
+	psql,
+	sizes,
+} from './postgres';
 import type { RecipientsServer } from './recipients-server';
 import {
-	BATCH_PATH,
+	SHIPPED_BATCH_PATH,
+	SHIPPED_CAMPAIGN_PATH,
+	shippedBatch,
+	shippedCampaign,
+	shippedSendNode,
+} from './shipped';
+import {
 	BATCH_SIZE,
-	CAMPAIGN_PATH,
 	type Kind,
 	ONE_EXECUTION_PATH,
 	type Sender,
-	batchWorkflow,
-	campaignWorkflow,
 	oneExecutionWorkflow,
 } from './workflows';
 
@@ -31,7 +45,10 @@ export const LIMIT_PER_SECOND = 500;
 export const LATENCY_MS = 20;
 /** Max Requests per Second: this share of the limit, split over the workers. */
 export const LIMIT_SHARE = 0.98;
-/** The kill case kills a worker once this share of the recipients was sent. */
+/**
+ * The kill case kills a worker once this share of the recipients was sent, plus half a batch: both
+ * workers then are about a quarter into a batch, not between two.
+ */
 const KILL_AT_SHARE = 0.4;
 const POLL_MS = 2000;
 
@@ -66,6 +83,9 @@ export interface KillOutcome {
 	maybeSent: number;
 	neverSent: number;
 	neverSentOutsideMaybe: number;
+	/** Executions each worker started (its log), and executions started more than once. */
+	startedBy: Record<string, number>;
+	startedTwice: string[];
 	/** Every recipient sent exactly once, apart from at most one batch recorded as maybe sent. */
 	pass: boolean;
 }
@@ -87,7 +107,15 @@ export interface CaseRun {
 	serverCpuMs: number;
 	workers: Record<string, GroupPeak>;
 	maxWorkerPeakMb: number;
-	pg: Growth & { beforeBytes: number; afterBytes: number };
+	/**
+	 * Growth per table; keptExecutionData: the execution data n8n still holds, per workflow id (by
+	 * workflow: campaign, batch, one execution; the rest of execution_data's growth is space of executions deleted after success, not yet reused).
+	 */
+	pg: Growth & {
+		beforeBytes: number;
+		afterBytes: number;
+		keptExecutionData: Record<string, number>;
+	};
 	executionStatus: Record<string, number>;
 	records: {
 		rows: number;
@@ -143,24 +171,47 @@ function readRecords(db: Psql, dataTableId: string) {
 		summary: {
 			rows: rows.length,
 			byStatus: tally(rows.map((row) => String(row.status))),
-			sent: sum('sent'),
-			maybeSent: sum('maybeSent'),
-			notSent: sum('notSent'),
+			sent: sum('sentCount'),
+			maybeSent: sum('maybeSentCount'),
+			notSent: sum('notSentCount'),
 		},
 	};
+}
+
+/** Which worker started which execution ("Worker started execution N" in its log). */
+function startedByWorker(workers: QueueProcess[]): {
+	startedBy: Record<string, number>;
+	startedTwice: string[];
+} {
+	const seen = new Map<string, number>();
+	const startedBy: Record<string, number> = {};
+	for (const worker of workers) {
+		const ids = [...readLog(worker.log).matchAll(/Worker started execution (\d+)/g)].map(
+			(m) => m[1],
+		);
+		startedBy[worker.name] = ids.length;
+		for (const id of ids) seen.set(id, (seen.get(id) ?? 0) + 1);
+	}
+	return { startedBy, startedTwice: [...seen].filter(([, times]) => times > 1).map(([id]) => id) };
+}
+
+function readLog(file: string): string {
+	try {
+		return readFileSync(file, 'utf8');
+	} catch {
+		return '';
+	}
 }
 
 /** The service may be sent a number without its "+": numbers are compared by their digits. */
 const digits = (phone: string) => phone.replace(/\D/g, '');
 
-const parseList = (value: unknown): string[] => {
-	try {
-		const list = JSON.parse(String(value ?? '[]')) as unknown;
-		return Array.isArray(list) ? list.map(String) : [];
-	} catch {
-		return [];
-	}
-};
+/** A record's list of numbers: comma-separated, an entry maybe "phone:messageId". */
+const parseList = (value: unknown): string[] =>
+	String(value ?? '')
+		.split(',')
+		.map((entry) => entry.split(':')[0].trim())
+		.filter(Boolean);
 
 export async function runCase(spec: CaseSpec, count: number, shared: Shared): Promise<CaseRun> {
 	const { server, recipients, log } = shared;
@@ -189,14 +240,22 @@ export async function runCase(spec: CaseSpec, count: number, shared: Shared): Pr
 		};
 		let triggerId: string;
 		let triggerPath: string;
+		const workflowNames: Record<string, string> = {};
 		if (spec.shape === 'campaign') {
-			await publish(setup, batchWorkflow(settings), BATCH_PATH);
-			triggerId = await publish(setup, campaignWorkflow(), CAMPAIGN_PATH);
-			triggerPath = CAMPAIGN_PATH;
+			const batchId = await publish(setup, shippedBatch(settings), SHIPPED_BATCH_PATH);
+			workflowNames[batchId] = 'batch';
+			triggerId = await publish(
+				setup,
+				shippedCampaign(setup.nodeCredential),
+				SHIPPED_CAMPAIGN_PATH,
+			);
+			triggerPath = SHIPPED_CAMPAIGN_PATH;
 		} else {
-			triggerId = await publish(setup, oneExecutionWorkflow(settings), ONE_EXECUTION_PATH);
+			const workflow = oneExecutionWorkflow(spec.kind, shippedSendNode(settings));
+			triggerId = await publish(setup, workflow, ONE_EXECUTION_PATH);
 			triggerPath = ONE_EXECUTION_PATH;
 		}
+		workflowNames[triggerId] = spec.shape === 'campaign' ? 'campaign' : 'one execution';
 		const before = sizes(db);
 		await server.reset({
 			latencyMs: LATENCY_MS,
@@ -204,33 +263,42 @@ export async function runCase(spec: CaseSpec, count: number, shared: Shared): Pr
 		});
 		for (const worker of cluster.workers) sampler.add(worker.name, worker.pid);
 		sampler.start();
-		const body = {
-			campaign: 'bench',
-			recipientsUrl: recipients.urlFor(count),
-			batchUrl: `${cluster.mainUrl}/webhook/${BATCH_PATH}`,
-		};
-		const startCampaign = async () => {
+		// The shipped campaign reads a CSV list, as from a published sheet; the one execution JSON.
+		const body =
+			spec.shape === 'campaign'
+				? {
+						campaign: 'bench',
+						recipientsUrl: recipients.urlFor(count, 'csv'),
+						batchWorkflowUrl: `${cluster.mainUrl}/webhook/${SHIPPED_BATCH_PATH}`,
+					}
+				: { recipientsUrl: recipients.urlFor(count) };
+		/** The campaign answers with its plan once every batch is queued (the one execution at once). */
+		const startCampaign = async (): Promise<string> => {
 			const answer = await fetch(`${cluster.mainUrl}/webhook/${triggerPath}`, {
 				method: 'POST',
 				headers: { 'content-type': 'application/json' },
 				body: JSON.stringify(body),
 			});
-			if (!answer.ok)
-				throw new Error(`POST ${triggerPath}: HTTP ${answer.status} ${await answer.text()}`);
+			const text = await answer.text();
+			if (!answer.ok) throw new Error(`POST ${triggerPath}: HTTP ${answer.status} ${text}`);
+			return text;
 		};
 		const idealS = count / LIMIT_PER_SECOND;
 		const postedAt = Date.now();
-		await startCampaign();
-		log(`${spec.label}: ${count} recipients posted, ideal ${idealS} s`);
+		const plan = await startCampaign();
+		log(
+			`${spec.label}: ${count} recipients posted, ideal ${idealS} s; answer ${plan.slice(0, 300)}`,
+		);
 		const deadline = postedAt + Math.max(300_000, 4 * idealS * 1000);
 
+		const allWorkers = [...cluster.workers];
 		let killedAt: number | undefined;
 		let sentAtKill = 0;
 		if (spec.kill) {
 			const victim = cluster.workers[0];
 			while (Date.now() < deadline) {
 				sentAtKill = (await server.progress()).sends;
-				if (sentAtKill >= count * KILL_AT_SHARE) break;
+				if (sentAtKill >= count * KILL_AT_SHARE + BATCH_SIZE / 2) break;
 				await new Promise((resolve) => setTimeout(resolve, 250));
 			}
 			killedAt = Date.now();
@@ -239,11 +307,18 @@ export async function runCase(spec: CaseSpec, count: number, shared: Shared): Pr
 				`${spec.label}: SIGKILLed ${victim.name}'s process group after ${sentAtKill} sends; starting a replacement`,
 			);
 			const replacement = await cluster.addWorker('worker-3');
+			allWorkers.push(replacement);
 			sampler.add(replacement.name, replacement.pid);
 		}
 		await settle(db, triggerId, postedAt, deadline, killedAt);
-		const stoppedAt = Math.max(...executions(db).map((row) => row.stoppedAt ?? 0));
 		let stats: ReplyStats = await server.stats();
+		// The end: the last execution n8n kept, the last record written (the batch workflow keeps no
+		// successful execution), the last send answered.
+		const endedAt = Math.max(
+			...executions(db).map((row) => row.stoppedAt ?? 0),
+			...dataTableRows(db, setup.dataTableId).map((row) => Date.parse(String(row.updatedAt)) || 0),
+			...(stats.receivedAt.length ? [Math.max(...stats.receivedAt) + LATENCY_MS] : []),
+		);
 		const problems: string[] = [];
 		let kill: KillOutcome | undefined;
 		if (spec.kill) {
@@ -252,7 +327,8 @@ export async function runCase(spec: CaseSpec, count: number, shared: Shared): Pr
 			log(`${spec.label}: settled with ${sentBeforeRerun} sent; running the campaign again`);
 			const rerunAt = Date.now();
 			const batchesBefore = executions(db).length;
-			await startCampaign();
+			const rerunPlan = await startCampaign();
+			log(`${spec.label}: the rerun answered ${rerunPlan.slice(0, 600)}`);
 			await settle(
 				db,
 				triggerId,
@@ -266,8 +342,8 @@ export async function runCase(spec: CaseSpec, count: number, shared: Shared): Pr
 			let sendingRows = 0;
 			for (const row of records.all) {
 				if (row.status === 'done')
-					for (const phone of parseList(row.maybeSentTo)) maybe.add(digits(phone));
-				else {
+					for (const phone of parseList(row.maybeSent)) maybe.add(digits(phone));
+				else if (row.status === 'sending') {
 					sendingRows += 1;
 					for (const phone of parseList(row.recipients)) maybe.add(digits(phone));
 				}
@@ -275,7 +351,9 @@ export async function runCase(spec: CaseSpec, count: number, shared: Shared): Pr
 			const texted = new Set(Object.keys(stats.counts).map(digits));
 			const never = recipients.phones(count).filter((phone) => !texted.has(digits(phone)));
 			const outside = never.filter((phone) => !maybe.has(digits(phone))).length;
+			const started = startedByWorker(allWorkers);
 			kill = {
+				...started,
 				sentAtKill,
 				sentBeforeRerun,
 				executionsBeforeRerun,
@@ -295,7 +373,7 @@ export async function runCase(spec: CaseSpec, count: number, shared: Shared): Pr
 		const grown = growth(before, after);
 		const records = readRecords(db, setup.dataTableId).summary;
 		const status = tally(executions(db).map((row) => row.status));
-		const wallS = (stoppedAt - postedAt) / 1000;
+		const wallS = (endedAt - postedAt) / 1000;
 		const sendSpanS =
 			stats.receivedAt.length > 1
 				? (Math.max(...stats.receivedAt) - Math.min(...stats.receivedAt)) / 1000
@@ -323,7 +401,17 @@ export async function runCase(spec: CaseSpec, count: number, shared: Shared): Pr
 			serverCpuMs: stats.cpuMs,
 			workers,
 			maxWorkerPeakMb: Math.max(...Object.values(workers).map((peak) => peak.peakMb)),
-			pg: { ...grown, beforeBytes: before.databaseBytes, afterBytes: after.databaseBytes },
+			pg: {
+				...grown,
+				beforeBytes: before.databaseBytes,
+				afterBytes: after.databaseBytes,
+				keptExecutionData: Object.fromEntries(
+					Object.entries(executionDataBytes(db)).map(([id, bytes]) => [
+						workflowNames[id] ?? id,
+						bytes,
+					]),
+				),
+			},
 			executionStatus: status,
 			records,
 			kill,

@@ -58,8 +58,6 @@ export interface QueueCluster {
 export interface QueueOptions {
 	packageTarball: string;
 	workers?: number;
-	/** Executions each worker runs at once (`n8n worker --concurrency`), default 10. */
-	workerConcurrency?: number;
 	n8nVersion?: string;
 	/** Where the run lives; a fresh temp folder when unset. */
 	runDir?: string;

@@ -1,0 +1,195 @@
+/**
+ * The shipped campaign (examples/campaign-*.json, as test/queue/campaign reads them) set up for the
+ * bench, and its HTTP Request twin:
+ *
+ * - node: the examples as shipped, with the bench's credential and Max Requests per Second set to the
+ *   worker's share of the limit; for SMS the batch's send node becomes Send SMS (same Request
+ *   Options, same summary output), unless an SMS batch example is shipped.
+ * - http: the same fan-out, the same write-ahead row and record; only the send node is replaced by
+ *   n8n's HTTP Request node (its own batching options pacing it, On Error continue) and a Code node,
+ *   named as the send node was, that reads its answers into the same summary item, so the record
+ *   step downstream runs unchanged.
+ */
+import { existsSync } from 'fs';
+import * as path from 'path';
+
+import type { WorkflowJson } from '../../test/e2e/harness';
+import { EXAMPLES_DIR } from '../../test/e2e/workflows/examples';
+import { SMS_SENDER_ID } from '../../test/e2e/workflows/sms';
+import {
+	BATCH_FILE,
+	CAMPAIGN_FILE,
+	campaignWorkflow,
+	webhookPath,
+} from '../../test/queue/campaign/campaign-kit';
+import { code, node } from '../../test/e2e/workflows/build';
+import { type SenderSettings, SMS_PER_REQUEST, SMS_TEXT } from './workflows';
+
+export const SHIPPED_CAMPAIGN_PATH = webhookPath(CAMPAIGN_FILE, 'Campaign Webhook');
+export const SHIPPED_BATCH_PATH = webhookPath(BATCH_FILE, 'Batch Webhook');
+const SMS_BATCH_FILE = 'campaign-batch-sms.json';
+const NODE_TYPE = 'n8n-nodes-smsleopard.smsLeopard';
+
+interface Node {
+	name: string;
+	type: string;
+	position: [number, number];
+	parameters: Record<string, unknown>;
+	[key: string]: unknown;
+}
+type Connections = Record<
+	string,
+	{ main?: Array<Array<{ node: string; type: string; index: number }> | null> }
+>;
+
+/** The parent as shipped (it has no SMSLeopard node). */
+export function shippedCampaign(credential: { id: string; name: string }): WorkflowJson {
+	return campaignWorkflow(CAMPAIGN_FILE, credential);
+}
+
+/** The batch workflow for `settings`: shipped, or with its send node swapped as described above. */
+export function shippedBatch(settings: SenderSettings): WorkflowJson {
+	const smsShipped = existsSync(path.join(EXAMPLES_DIR, SMS_BATCH_FILE));
+	const file = settings.kind === 'sms' && smsShipped ? SMS_BATCH_FILE : BATCH_FILE;
+	const workflow = campaignWorkflow(file, settings.credential, {
+		requestsPerSecond: settings.perProcessRps,
+	});
+	const nodes = workflow.nodes as Node[];
+	const send = nodes.find((entry) => entry.type === NODE_TYPE);
+	if (!send) throw new Error(`${file}: no SMSLeopard node`);
+	if (settings.sender === 'node') {
+		if (settings.kind === 'sms' && !smsShipped) {
+			send.parameters = {
+				resource: 'message',
+				operation: 'sendSms',
+				source: SMS_SENDER_ID,
+				recipient: '={{ $json.phone }}',
+				textMode: 'same',
+				message: SMS_TEXT,
+				smsOptions: { recipientsPerRequest: SMS_PER_REQUEST },
+				requestOptions: send.parameters.requestOptions,
+			};
+		}
+		return workflow;
+	}
+	return withHttpSender(workflow, send, settings);
+}
+
+/** The shipped batch's send node for `settings` (this node), for the one-execution comparison. */
+export function shippedSendNode(settings: SenderSettings): Node {
+	const batch = shippedBatch({ ...settings, sender: 'node' });
+	const send = (batch.nodes as Node[]).find((entry) => entry.type === NODE_TYPE);
+	if (!send) throw new Error('the shipped batch has no SMSLeopard node');
+	return send;
+}
+
+/** Five small batches a second: no second opens with a burst of the whole second's share. */
+const TICKS_PER_SECOND = 5;
+
+function withHttpSender(
+	workflow: WorkflowJson,
+	send: Node,
+	settings: SenderSettings,
+): WorkflowJson {
+	const perTick = Math.max(1, Math.floor(settings.perProcessRps / TICKS_PER_SECOND));
+	const request = node(
+		'HTTP Request',
+		'n8n-nodes-base.httpRequest',
+		4.2,
+		{
+			method: 'POST',
+			url:
+				settings.kind === 'template'
+					? `${settings.chatUrl}/v1/${settings.channel}/send`
+					: `${settings.contactsUrl}/v1/sms/send`,
+			authentication: 'genericCredentialType',
+			genericAuthType: 'httpBasicAuth',
+			sendBody: true,
+			contentType: 'json',
+			specifyBody: 'json',
+			jsonBody:
+				settings.kind === 'template'
+					? // What the node sends for the shipped template: sender, template, the name in the
+						// header and body.
+						`={{ JSON.stringify({ phone_number_id: '${String((send.parameters.senderNumber as { value: string }).value)}', template_id: '${String((send.parameters.template as { value: string }).value)}', destination: $json.phone, component_list: { components: [{ component_type: 'HEADER', fields: [{ name: '1', value: $json.name || 'there' }] }, { component_type: 'BODY', fields: [{ name: '1', value: $json.name || 'there' }, { name: '2', value: 'our spring sale' }] }] } }) }}`
+					: `={{ JSON.stringify({ source: '${SMS_SENDER_ID}', message: '${SMS_TEXT}', destination: $json.destination }) }}`,
+			options: {
+				batching: { batch: { batchSize: perTick, batchInterval: 1000 / TICKS_PER_SECOND } },
+			},
+		},
+		{ credentials: { httpBasicAuth: settings.credential }, onError: 'continueRegularOutput' },
+	);
+	const group = code(
+		'Group',
+		`(() => {
+	const all = $input.all().map((item) => ({ number: item.json.phone }));
+	const out = [];
+	for (let i = 0; i < all.length; i += ${SMS_PER_REQUEST}) out.push({ json: { destination: all.slice(i, i + ${SMS_PER_REQUEST}) } });
+	return out;
+})()`,
+	);
+	// Named as the send node was: the record step reads it by that name.
+	const summary = code(send.name, '[]');
+	summary.parameters = { jsCode: summaryCode(settings.kind, feederOf(workflow, send.name)) };
+	const sendIndex = workflow.nodes.indexOf(send);
+	const chain = settings.kind === 'template' ? [request, summary] : [group, request, summary];
+	chain.forEach(
+		(entry, index) => (entry.position = [send.position[0] + index * 220, send.position[1]]),
+	);
+	const nodes = [...workflow.nodes];
+	nodes.splice(sendIndex, 1, ...chain);
+	const connections = { ...(workflow.connections as Connections) };
+	// Whatever fed the send node now feeds the first new node; the summary keeps the send's outputs.
+	for (const outputs of Object.values(connections)) {
+		for (const targets of outputs.main ?? []) {
+			for (const target of targets ?? [])
+				if (target.node === send.name) target.node = chain[0].name;
+		}
+	}
+	for (let index = 0; index < chain.length - 1; index++) {
+		connections[chain[index].name] = {
+			main: [[{ node: chain[index + 1].name, type: 'main', index: 0 }]],
+		};
+	}
+	return { ...workflow, nodes, connections };
+}
+
+/** The node whose output feeds `name` (the batch's one item per recipient). */
+function feederOf(workflow: WorkflowJson, name: string): string {
+	for (const [from, outputs] of Object.entries(workflow.connections as Connections)) {
+		if ((outputs.main ?? []).some((targets) => (targets ?? []).some((t) => t.node === name))) {
+			return from;
+		}
+	}
+	throw new Error(`nothing feeds ${name}`);
+}
+
+/**
+ * The HTTP Request node's answers read into this node's summary shape: an answer's recipient entries
+ * are sent (with their message ids); a request the service refused (a status code) sent nothing; one
+ * without any answer is maybe sent. Answers come in the order of the requests.
+ */
+function summaryCode(kind: 'template' | 'sms', feeder: string): string {
+	const asked =
+		kind === 'template'
+			? `$('${feeder}').all().map((item) => [item.json.phone])`
+			: "$('Group').all().map((item) => item.json.destination.map((d) => d.number))";
+	return `const asked = ${asked};
+const sentTo = [], messageIds = [], maybeSentTo = [], notSentTo = [];
+let cost = 0;
+$input.all().forEach((item, i) => {
+	const json = item.json;
+	const entries = Array.isArray(json.recipients) ? json.recipients : [];
+	if (json.error || entries.length === 0) {
+		const answered = /\\b[45]\\d\\d\\b/.test(JSON.stringify(json.error ?? json));
+		(answered ? notSentTo : maybeSentTo).push(...asked[i]);
+		return;
+	}
+	for (const entry of entries) {
+		sentTo.push(entry.number);
+		messageIds.push(entry.id);
+		cost += Number(entry.cost) || 0;
+	}
+});
+return [{ json: { summary: true, items: asked.flat().length, sent: sentTo.length, maybeSent: maybeSentTo.length, notSent: notSentTo.length, cost: Math.round(cost * 1e6) / 1e6, sentTo, messageIds, maybeSentTo, notSentTo } }];`;
+}
