@@ -27,7 +27,7 @@ import {
 	runCase,
 } from './campaign/run-case';
 import { printCampaignTable } from './campaign/table';
-import { BATCH_SIZE } from './campaign/workflows';
+import { BATCH_SIZE, SMS_PER_REQUEST } from './campaign/workflows';
 import { repeatsFromEnv } from './measure';
 import { type ReplyServer, startReplyServer } from './reply-server';
 import { writeJson } from './report';
@@ -186,7 +186,7 @@ async function main(): Promise<void> {
 		recipients: count,
 		batchSize: BATCH_SIZE,
 		latencyMs: LATENCY_MS,
-		limit: `${LIMIT_PER_SECOND} requests per second per host (sliding 1 s window), 429 beyond`,
+		limit: `${LIMIT_PER_SECOND} requests per second per host (sliding 1 s window), 429 beyond; it counts requests: a template send is one request, an SMS request carries up to ${SMS_PER_REQUEST} recipients, so ${count.toLocaleString('en')} SMS are ${Math.ceil(count / SMS_PER_REQUEST).toLocaleString('en')} requests and the limit does not bind them`,
 		maxRequestsPerSecond: `${LIMIT_SHARE} x the limit, split over the workers (2 workers: ${Math.floor((LIMIT_PER_SECOND * LIMIT_SHARE) / 2)} each)`,
 		repeats,
 	};

@@ -178,6 +178,12 @@ function readRecords(db: Psql, dataTableId: string) {
 	};
 }
 
+/** The largest of many numbers: Math.max(...list) overflows the call stack at some 100,000. */
+const largest = (values: number[]): number =>
+	values.reduce((most, value) => (value > most ? value : most), Number.NEGATIVE_INFINITY);
+const smallest = (values: number[]): number =>
+	values.reduce((least, value) => (value < least ? value : least), Number.POSITIVE_INFINITY);
+
 /** Which worker started which execution ("Worker started execution N" in its log). */
 function startedByWorker(workers: QueueProcess[]): {
 	startedBy: Record<string, number>;
@@ -317,7 +323,7 @@ export async function runCase(spec: CaseSpec, count: number, shared: Shared): Pr
 		const endedAt = Math.max(
 			...executions(db).map((row) => row.stoppedAt ?? 0),
 			...dataTableRows(db, setup.dataTableId).map((row) => Date.parse(String(row.updatedAt)) || 0),
-			...(stats.receivedAt.length ? [Math.max(...stats.receivedAt) + LATENCY_MS] : []),
+			...(stats.receivedAt.length ? [largest(stats.receivedAt) + LATENCY_MS] : []),
 		);
 		const problems: string[] = [];
 		let kill: KillOutcome | undefined;
@@ -376,7 +382,7 @@ export async function runCase(spec: CaseSpec, count: number, shared: Shared): Pr
 		const wallS = (endedAt - postedAt) / 1000;
 		const sendSpanS =
 			stats.receivedAt.length > 1
-				? (Math.max(...stats.receivedAt) - Math.min(...stats.receivedAt)) / 1000
+				? (largest(stats.receivedAt) - smallest(stats.receivedAt)) / 1000
 				: Number.NaN;
 		const notSent = count - stats.distinct;
 		if (!spec.kill && notSent > 0) problems.push(`${notSent} recipients not sent`);
