@@ -1,17 +1,27 @@
 /**
- * Resident memory of whole process groups: an n8n worker runs its JavaScript task runner as a child
- * in the worker's process group (the cluster starts each n8n process as a group leader), so the
- * worker's cost is the group's sum, not the leader's own VmRSS. Sampled from /proc on a timer; the
- * figure is the largest sum seen.
+ * Resident memory and CPU of whole process groups: an n8n worker runs its JavaScript task runner as
+ * a child in the worker's process group (the cluster starts each n8n process as a group leader), so
+ * the worker's cost is the group's sum, not the leader's own VmRSS. Sampled from /proc on a timer:
+ * the memory figure is the largest sum seen, the CPU figure what the group used since start().
  */
 import { readFileSync, readdirSync } from 'fs';
 
-/** The process group of `pid` (field 5 of /proc/<pid>/stat; the name in field 2 may hold spaces). */
-function groupOf(pid: string): number | undefined {
+/** Clock ticks per second of /proc/<pid>/stat's CPU times (USER_HZ, 100 on Linux). */
+const TICKS_PER_SECOND = 100;
+
+interface ProcStat {
+	group: number;
+	/** utime + stime, in clock ticks. */
+	cpuTicks: number;
+}
+
+/** Fields of /proc/<pid>/stat after the name (which may hold spaces and parentheses). */
+function procStat(pid: string): ProcStat | undefined {
 	try {
 		const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
 		const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-		return Number(fields[2]);
+		// fields[0] is field 3 (state): pgrp is field 5, utime 14, stime 15.
+		return { group: Number(fields[2]), cpuTicks: Number(fields[11]) + Number(fields[12]) };
 	} catch {
 		return undefined;
 	}
@@ -26,61 +36,77 @@ function rssKb(pid: string): number {
 	}
 }
 
-/** Current RSS in MB of each group in `groups` (leader pid), and how many processes it has. */
-export function groupRss(groups: number[]): Map<number, { mb: number; processes: number }> {
-	const result = new Map(groups.map((group) => [group, { mb: 0, processes: 0 }]));
-	for (const pid of readdirSync('/proc')) {
-		if (!/^\d+$/.test(pid)) continue;
-		const entry = result.get(groupOf(pid) ?? -1);
-		if (!entry) continue;
-		entry.mb += rssKb(pid) / 1024;
-		entry.processes += 1;
-	}
-	return result;
-}
-
 export interface GroupPeak {
 	peakMb: number;
 	/** Processes in the group at the peak (2: the worker and its task runner). */
 	processes: number;
+	/** CPU (user + system) the group used while sampled, in ms. */
+	cpuMs: number;
 }
 
 /**
  * Samples the groups every `intervalMs` until stop(); groups can be added (a replacement worker).
- * A group found gone stays at its peak.
+ * A group found gone keeps its figures.
  */
 export class GroupRssSampler {
 	private readonly peaks = new Map<string, GroupPeak>();
-	private readonly groups = new Map<string, number>();
+	private readonly groups = new Map<number, string>();
+	/** Per process: its CPU ticks when first seen (0 if it started after start()) and the latest. */
+	private readonly cpu = new Map<string, { group: string; first: number; latest: number }>();
+	private started = false;
 	private timer: NodeJS.Timeout | undefined;
 
 	constructor(private readonly intervalMs = 250) {}
 
 	add(name: string, leaderPid: number | undefined): void {
 		if (leaderPid === undefined) return;
-		this.groups.set(name, leaderPid);
-		this.peaks.set(name, { peakMb: 0, processes: 0 });
+		this.groups.set(leaderPid, name);
+		this.peaks.set(name, { peakMb: 0, processes: 0, cpuMs: 0 });
+		if (this.started) this.sample(true);
 	}
 
 	start(): void {
-		this.sample();
-		this.timer = setInterval(() => this.sample(), this.intervalMs);
+		this.sample(true);
+		this.started = true;
+		this.timer = setInterval(() => this.sample(false), this.intervalMs);
 	}
 
-	sample(): void {
-		const now = groupRss([...this.groups.values()]);
-		for (const [name, leader] of this.groups) {
-			const reading = now.get(leader);
+	/** `baseline`: processes seen now count their CPU from now, not from their start. */
+	private sample(baseline: boolean): void {
+		const now = new Map<string, { mb: number; processes: number }>();
+		for (const pid of readdirSync('/proc')) {
+			if (!/^\d+$/.test(pid)) continue;
+			const stat = procStat(pid);
+			const name = stat && this.groups.get(stat.group);
+			if (!stat || !name) continue;
+			const entry = now.get(name) ?? { mb: 0, processes: 0 };
+			entry.mb += rssKb(pid) / 1024;
+			entry.processes += 1;
+			now.set(name, entry);
+			const known = this.cpu.get(pid);
+			if (known) known.latest = stat.cpuTicks;
+			else {
+				const first = baseline ? stat.cpuTicks : 0;
+				this.cpu.set(pid, { group: name, first, latest: stat.cpuTicks });
+			}
+		}
+		for (const [name, reading] of now) {
 			const peak = this.peaks.get(name);
-			if (reading && peak && reading.mb > peak.peakMb) {
-				this.peaks.set(name, { peakMb: reading.mb, processes: reading.processes });
+			if (peak && reading.mb > peak.peakMb) {
+				peak.peakMb = reading.mb;
+				peak.processes = reading.processes;
 			}
 		}
 	}
 
 	stop(): Record<string, GroupPeak> {
 		clearInterval(this.timer);
-		this.sample();
-		return Object.fromEntries(this.peaks);
+		this.sample(false);
+		for (const peak of this.peaks.values()) peak.cpuMs = 0;
+		for (const { group, first, latest } of this.cpu.values()) {
+			const peak = this.peaks.get(group);
+			if (peak) peak.cpuMs += ((latest - first) * 1000) / TICKS_PER_SECOND;
+		}
+		return Object.fromEntries([...this.peaks].map(([name, peak]) => [name, { ...peak }]));
 	}
 }

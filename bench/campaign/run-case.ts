@@ -103,10 +103,18 @@ export interface CaseRun {
 	refused429: number;
 	busiestSecond: number;
 	sendsPerS: number;
+	/** Accepted requests per second from the 10th to the 90th percentile of their arrivals: the pace
+	 * once started, without the opening (the list, the plan) and the last batches' tail. */
+	steadyRequestsPerS: number;
 	requestsPerS: number;
 	serverCpuMs: number;
 	workers: Record<string, GroupPeak>;
 	maxWorkerPeakMb: number;
+	/** The main's process group (it queues, answers webhooks and saves executions). */
+	main: GroupPeak | undefined;
+	/** CPU per recipient sent: all workers' groups together, and the main's. */
+	workerCpuMsPerSend: number;
+	mainCpuMsPerSend: number;
 	/**
 	 * Growth per table; keptExecutionData: the execution data n8n still holds, per workflow id (by
 	 * workflow: campaign, batch, one execution; the rest of execution_data's growth is space of executions deleted after success, not yet reused).
@@ -183,6 +191,14 @@ const largest = (values: number[]): number =>
 	values.reduce((most, value) => (value > most ? value : most), Number.NEGATIVE_INFINITY);
 const smallest = (values: number[]): number =>
 	values.reduce((least, value) => (value < least ? value : least), Number.POSITIVE_INFINITY);
+
+function steadyRate(times: number[]): number {
+	if (times.length < 10) return Number.NaN;
+	const sorted = [...times].sort((a, b) => a - b);
+	const from = Math.floor(sorted.length * 0.1);
+	const to = Math.floor(sorted.length * 0.9);
+	return ((to - from) * 1000) / Math.max(1, sorted[to] - sorted[from]);
+}
 
 /** Which worker started which execution ("Worker started execution N" in its log). */
 function startedByWorker(workers: QueueProcess[]): {
@@ -268,6 +284,7 @@ export async function runCase(spec: CaseSpec, count: number, shared: Shared): Pr
 			limiter: { model: 'sliding', perSecond: LIMIT_PER_SECOND },
 		});
 		for (const worker of cluster.workers) sampler.add(worker.name, worker.pid);
+		sampler.add('main', cluster.main.pid);
 		sampler.start();
 		// The shipped campaign reads a CSV list, as from a published sheet; the one execution JSON.
 		const body =
@@ -374,7 +391,11 @@ export async function runCase(spec: CaseSpec, count: number, shared: Shared): Pr
 			};
 			if (!kill.pass) problems.push(`kill and rerun: ${JSON.stringify(kill)}`);
 		}
-		const workers = sampler.stop();
+		const groups = sampler.stop();
+		const workers = Object.fromEntries(
+			Object.entries(groups).filter(([name]) => name.startsWith('worker')),
+		);
+		const workerCpuMs = Object.values(workers).reduce((sum, group) => sum + group.cpuMs, 0);
 		const after = sizes(db);
 		const grown = growth(before, after);
 		const records = readRecords(db, setup.dataTableId).summary;
@@ -404,9 +425,13 @@ export async function runCase(spec: CaseSpec, count: number, shared: Shared): Pr
 			busiestSecond: busiestWindow(stats.receivedAt),
 			sendsPerS: stats.sends / wallS,
 			requestsPerS: stats.requests / wallS,
+			steadyRequestsPerS: steadyRate(stats.receivedAt),
 			serverCpuMs: stats.cpuMs,
 			workers,
 			maxWorkerPeakMb: Math.max(...Object.values(workers).map((peak) => peak.peakMb)),
+			main: groups.main,
+			workerCpuMsPerSend: workerCpuMs / Math.max(1, stats.sends),
+			mainCpuMsPerSend: (groups.main?.cpuMs ?? Number.NaN) / Math.max(1, stats.sends),
 			pg: {
 				...grown,
 				beforeBytes: before.databaseBytes,

@@ -29,7 +29,7 @@ export function printCampaignTable(
 	for (const spec of cases) {
 		const list = runs[spec.name] ?? [];
 		if (list.length === 0) {
-			rows.push([spec.label, 'failed', ...Array(11).fill('n/a')]);
+			rows.push([spec.label, 'failed', ...Array(15).fill('n/a')]);
 			goals.push(
 				goal(`${spec.label} ran`, (failures[spec.name] ?? ['no run'])[0].slice(0, 200), false),
 			);
@@ -43,11 +43,14 @@ export function printCampaignTable(
 			show((run) => run.wallS / idealS, 2),
 			show((run) => run.sendsPerS),
 			show((run) => run.requestsPerS),
+			show((run) => run.steadyRequestsPerS),
 			show((run) => run.refused429),
 			show((run) => run.notSent),
 			show((run) => run.doubled),
 			show((run) => run.busiestSecond),
 			show((run) => run.maxWorkerPeakMb),
+			show((run) => run.workerCpuMsPerSend, 2),
+			show((run) => run.mainCpuMsPerSend, 2),
 			show((run) => per1000(run.pg.databaseBytes), 1),
 			show((run) => per1000(run.pg.executionData + run.pg.executionOther), 1),
 			show((run) => per1000(run.pg.dataTables), 1),
@@ -107,11 +110,14 @@ export function printCampaignTable(
 			'x ideal',
 			'sends/s',
 			'req/s',
+			'steady req/s',
 			'429s',
 			'not sent',
 			'twice',
 			'busiest s',
 			'peak MB/worker',
+			'worker CPU ms/send',
+			'main CPU ms/send',
 			'PG KB/1k',
 			'exec KB/1k',
 			'record KB/1k',
