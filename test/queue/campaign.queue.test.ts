@@ -19,6 +19,7 @@ import {
 	BATCH_FILE,
 	CAMPAIGN_FILE,
 	type CampaignTable,
+	SMS_BATCH_FILE,
 	campaignWorkflow,
 	createCampaignTable,
 	executionBytes,
@@ -27,6 +28,7 @@ import {
 	tableBytes,
 	webhookPath,
 } from './campaign/campaign-kit';
+import { code, node, webhook, workflow } from '../e2e/workflows/build';
 import { killGroup } from './cluster/services';
 import { type QueueCluster, startQueueCluster } from './cluster/queue-cluster';
 
@@ -40,6 +42,7 @@ let rest: N8nRest;
 let table: CampaignTable;
 let lists: Awaited<ReturnType<typeof startListServer>>;
 let batchWorkflowId: string;
+let campaignWorkflowId: string;
 const suiteStarted = Date.now();
 
 beforeAll(async () => {
@@ -65,7 +68,10 @@ beforeAll(async () => {
 	batchWorkflowId = await rest.activateWorkflow(
 		campaignWorkflow(BATCH_FILE, credential, { requestsPerSecond: PER_WORKER_PER_SECOND }),
 	);
-	await rest.activateWorkflow(campaignWorkflow(CAMPAIGN_FILE, credential));
+	await rest.activateWorkflow(
+		campaignWorkflow(SMS_BATCH_FILE, credential, { requestsPerSecond: 20 }),
+	);
+	campaignWorkflowId = await rest.activateWorkflow(campaignWorkflow(CAMPAIGN_FILE, credential));
 	console.log(`campaign suite: cluster up in ${((Date.now() - suiteStarted) / 1000).toFixed(1)} s`);
 }, 600_000);
 
@@ -98,9 +104,13 @@ interface Summary {
 }
 
 /** Posts the campaign's webhook as a scheduler or a script would; answers its Campaign Summary. */
-async function runCampaign(campaign: string, listName: string): Promise<Summary> {
+async function runCampaign(
+	campaign: string,
+	listName: string,
+	extra: Record<string, unknown> = {},
+): Promise<Summary> {
 	const url = `${cluster.mainUrl}/webhook/${webhookPath(CAMPAIGN_FILE, 'Campaign Webhook')}`;
-	const body = JSON.stringify({ campaign, recipientsUrl: lists.url(listName) });
+	const body = JSON.stringify({ campaign, recipientsUrl: lists.url(listName), ...extra });
 	for (let attempt = 0; ; attempt++) {
 		const response = await fetch(url, {
 			method: 'POST',
@@ -208,16 +218,17 @@ it('5,000 recipients in batches of 1,000 over both workers: each sent once, the 
 		`campaign of 5,000 over 2 workers: ${seconds.toFixed(1)} s (${PER_WORKER_PER_SECOND}/s per worker, ` +
 			`ideal ${(5000 / (2 * PER_WORKER_PER_SECOND)).toFixed(1)} s), jobs per worker ${perWorker.join(' + ')}, ` +
 			`data table grew ${grown} bytes (${(grown / 5 / 1024).toFixed(1)} KB per 1,000 recipients), ` +
-			`${stored} batch executions stored (${executionBytes(cluster.postgres.port, batchWorkflowId)} bytes)`,
+			`${stored} batch executions stored (${executionBytes(cluster.postgres.port, batchWorkflowId)} bytes), ` +
+			`the campaign's own execution ${executionBytes(cluster.postgres.port, campaignWorkflowId)} bytes`,
 	);
 	expect(stored).toBe(0);
 	expect(grown / 5).toBeLessThanOrEqual(45 * 1024);
 
 	sandbox.reset();
 	const rerun = await runCampaign('clean', 'clean');
-	expect(rerun).toMatchObject({ recipients: 5000, alreadySent: 5000, maybeSent: 0, queuedNow: 0 });
 	await new Promise((resolve) => setTimeout(resolve, 2000));
 	expect(sandbox.state.sentMessages).toHaveLength(0);
+	expect(rerun).toMatchObject({ recipients: 5000, alreadySent: 5000, maybeSent: 0, queuedNow: 0 });
 	expect(await table.rows('clean')).toHaveLength(5);
 });
 
@@ -264,12 +275,12 @@ it('a worker SIGKILLed mid-batch: nobody sent twice, all but that batch sent onc
 		`rerun after the kill: ${JSON.stringify({ ...rerun, maybeSentTo: rerun.maybeSentTo.length })}, ` +
 			`${sandbox.state.sentMessages.length - before} sends`,
 	);
+	expect(sandbox.state.sentMessages.length).toBe(before);
+	expect(twice()).toEqual([]);
 	expect(rerun.maybeSent).toBe(lostBatch.size);
 	expect(new Set(rerun.maybeSentTo.map((entry) => digits(entry.phone)))).toEqual(lostBatch);
 	expect(rerun.alreadySent).toBe(5000 - lostBatch.size);
 	expect(rerun.queuedNow).toBe(0);
-	expect(sandbox.state.sentMessages.length).toBe(before);
-	expect(twice()).toEqual([]);
 });
 
 it('a 429 storm (not sent) and server errors (maybe sent): the rerun sends exactly the not sent and lists the maybe sent', async () => {
@@ -300,6 +311,8 @@ it('a 429 storm (not sent) and server errors (maybe sent): the rerun sends exact
 	const rerun = await runCampaign('storm', 'storm');
 	await settled('storm');
 	const sentByRerun = sentTo().slice(before);
+	expect([...sentByRerun].sort()).toEqual([...notSent].sort());
+	expect(twice()).toEqual([]);
 	expect(rerun).toMatchObject({
 		maybeSent: maybeSent.length,
 		queuedNow: notSent.length,
@@ -308,6 +321,120 @@ it('a 429 storm (not sent) and server errors (maybe sent): the rerun sends exact
 	expect(new Set(rerun.maybeSentTo.map((entry) => digits(entry.phone)))).toEqual(
 		new Set(maybeSent),
 	);
-	expect([...sentByRerun].sort()).toEqual([...notSent].sort());
 	expect(twice()).toEqual([]);
+});
+
+it('a batch recorded but never posted (the campaign stopped, the main was down) is posted again by the rerun, and a batch posted twice is sent once', async () => {
+	const list = people(1000, '+2547440');
+	lists.put('lost', list);
+	const lost = list.slice(0, 400);
+	// What a campaign leaves when it stops between recording a batch and posting it.
+	await table.insert({
+		campaign: 'lost',
+		batch: 'lost-1',
+		status: 'queued',
+		recipients: lost.map((person) => person.phone).join(','),
+	});
+	const summary = await runCampaign('lost', 'lost');
+	// The same batch posted twice more at once, as an HTTP retry or an overlapping rerun would.
+	const batchUrl = `${cluster.mainUrl}/webhook/${webhookPath(BATCH_FILE, 'Batch Webhook')}`;
+	const again = JSON.stringify({ campaign: 'lost', batch: 'lost-1', recipients: lost });
+	const posts = await Promise.all(
+		[1, 2].map(() =>
+			fetch(batchUrl, {
+				method: 'POST',
+				headers: { 'content-type': 'application/json' },
+				body: again,
+			}),
+		),
+	);
+	expect(posts.map((post) => post.status)).toEqual([200, 200]);
+	const rows = await settled('lost');
+	await new Promise((resolve) => setTimeout(resolve, 2000));
+	expect(twice()).toEqual([]);
+	expect(new Set(sentTo())).toEqual(new Set(list.map((person) => digits(person.phone))));
+	expect(summary).toMatchObject({ waitingBatchesPostedAgain: 1, queuedNow: 600, maybeSent: 0 });
+	expect(rows.find((row) => row.batch === 'lost-1')).toMatchObject({
+		status: 'done',
+		sentCount: 400,
+	});
+});
+
+it('the SMS batch workflow: 2,000 recipients, each sent once with their name, recorded with message IDs; a rerun sends nothing', async () => {
+	const list = people(2000, '+2547430');
+	lists.put('sms', list);
+	const body = {
+		batchWorkflowUrl: `${cluster.mainUrl}/webhook/${webhookPath(SMS_BATCH_FILE, 'Batch Webhook')}`,
+	};
+	const first = await runCampaign('sms', 'sms', body);
+	expect(first.queuedNow).toBe(2000);
+	const rows = await settled('sms');
+	const sent = sandbox.state.smsMessages.map((message) => digits(message.number));
+	expect(sent.sort()).toEqual(list.map((person) => digits(person.phone)).sort());
+	expect(sandbox.state.smsMessages[0].message).toMatch(/^Hi Customer \d+, our spring sale/);
+	const recorded = new Set(
+		rows.flatMap((row) => listOf(row.sent)).map((entry) => entry.split(':')[1]),
+	);
+	expect(recorded).toEqual(new Set(sandbox.state.smsMessages.map((message) => message.id)));
+
+	const rerun = await runCampaign('sms', 'sms', body);
+	await new Promise((resolve) => setTimeout(resolve, 2000));
+	expect(sandbox.state.smsMessages).toHaveLength(2000);
+	expect(rerun).toMatchObject({ alreadySent: 2000, queuedNow: 0 });
+});
+
+/**
+ * Why the campaign fans out by webhook: n8n's Execute Workflow node runs its sub-workflow inside the
+ * process that runs the parent (n8n's `executeWorkflow` in workflow-execute-additional-data starts
+ * a `WorkflowExecute` in place; nothing is enqueued), even without waiting for it. So sub-workflows
+ * cannot spread batches over workers; posting to a webhook makes each batch a job of the queue.
+ */
+it('Execute Workflow runs its sub-workflows in the parent’s worker, never as jobs of the queue', async () => {
+	const sub = await rest.activateWorkflow(
+		workflow('sub-workflow probe', [
+			[
+				node('Called', 'n8n-nodes-base.executeWorkflowTrigger', 1.1, {
+					inputSource: 'passthrough',
+				}),
+				code('Echo', '$input.all()'),
+			],
+		]),
+	);
+	const parent = await rest.activateWorkflow(
+		workflow('sub-workflow parent', [
+			[
+				webhook('subworkflow-probe', 'lastNode'),
+				code('Four Batches', '[1, 2, 3, 4].map((batch) => ({ json: { batch } }))'),
+				node('Run Batch', 'n8n-nodes-base.executeWorkflow', 1.2, {
+					source: 'database',
+					workflowId: { __rl: true, mode: 'id', value: sub },
+					mode: 'each',
+					options: { waitForSubWorkflow: false },
+				}),
+			],
+		]),
+	);
+	const url = `${cluster.mainUrl}/webhook/subworkflow-probe`;
+	for (let attempt = 0; attempt < 60; attempt++) {
+		if ((await fetch(url, { method: 'POST' })).status !== 404) break;
+		await new Promise((resolve) => setTimeout(resolve, 250));
+	}
+	const [parentRun] = await rest.settledExecutions(parent, 1);
+	const subRuns = await rest.settledExecutions(sub, 4);
+	const jobs = workerJobs();
+	const enqueued = [
+		...readFileSync(cluster.main.log, 'utf8').matchAll(/Enqueued execution (\d+)/g),
+	];
+	const ranParent = jobs.filter((entry) => entry.started.includes(parentRun.id));
+	const subIds = subRuns.map((entry) => entry.id);
+	console.log(
+		`Execute Workflow in queue mode: parent execution ${parentRun.id} a job of ${ranParent.map((entry) => entry.worker.name).join(', ')}; ` +
+			`${subRuns.length} sub-executions (${subIds.join(', ')}, mode ${subRuns[0]?.mode}), ` +
+			`${jobs.filter((entry) => entry.started.some((id) => subIds.includes(id))).length} of them a worker's job, ` +
+			`${enqueued.filter((match) => subIds.includes(match[1])).length} enqueued by the main`,
+	);
+	expect(ranParent).toHaveLength(1);
+	expect(subRuns).toHaveLength(4);
+	for (const entry of jobs) expect(entry.started.filter((id) => subIds.includes(id))).toEqual([]);
+	expect(enqueued.filter((match) => subIds.includes(match[1]))).toEqual([]);
 });

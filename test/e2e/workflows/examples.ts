@@ -9,6 +9,12 @@ export const EXAMPLES_DIR = path.join(__dirname, '..', '..', '..', 'examples');
 /** The credential name every example refers to (no id: n8n resolves it by name on save). */
 export const EXAMPLE_CREDENTIAL_NAME = 'SMSLeopard account';
 
+/**
+ * The examples started by a form. The campaign files (examples/campaign-*.json) are not here: they
+ * need n8n's workers to mean anything (batches as queued jobs, a data table as the record), so
+ * test/queue/campaign.queue.test.ts runs them in queue mode and test/examples/campaign-files.test.ts
+ * checks them as files.
+ */
 export const EXAMPLE_FILES = [
 	'send-invoice-to-customer-sheet.json',
 	'welcome-new-contact.json',

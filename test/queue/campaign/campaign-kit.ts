@@ -14,6 +14,7 @@ import { EXAMPLES_DIR } from '../../e2e/workflows/examples';
 
 export const CAMPAIGN_FILE = 'campaign-100000-recipients.json';
 export const BATCH_FILE = 'campaign-batch-whatsapp-template.json';
+export const SMS_BATCH_FILE = 'campaign-batch-sms.json';
 export const CAMPAIGN_TABLE = 'smsleopard_campaigns';
 
 /** The columns the parent's sticky note tells the marketer to create. */
@@ -118,10 +119,9 @@ export class CampaignTable {
 		return campaign === undefined ? rows : rows.filter((row) => row.campaign === campaign);
 	}
 
-	async setRow(id: number, data: Partial<CampaignRow>): Promise<void> {
-		await this.rest.call('PATCH', `/rest/projects/${this.projectId}/data-tables/${this.id}/rows`, {
-			filter: { type: 'and', filters: [{ columnName: 'id', condition: 'eq', value: id }] },
-			data,
+	async insert(row: Partial<CampaignRow>): Promise<void> {
+		await this.rest.call('POST', `/rest/projects/${this.projectId}/data-tables/${this.id}/insert`, {
+			data: [row],
 		});
 	}
 }
