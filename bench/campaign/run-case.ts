@@ -27,7 +27,7 @@ import {
 } from './postgres';
 import type { RecipientsServer } from './recipients-server';
 import {
-	SHIPPED_BATCH_PATH,
+	shippedBatchPath,
 	SHIPPED_CAMPAIGN_PATH,
 	shippedBatch,
 	shippedCampaign,
@@ -264,7 +264,7 @@ export async function runCase(spec: CaseSpec, count: number, shared: Shared): Pr
 		let triggerPath: string;
 		const workflowNames: Record<string, string> = {};
 		if (spec.shape === 'campaign') {
-			const batchId = await publish(setup, shippedBatch(settings), SHIPPED_BATCH_PATH);
+			const batchId = await publish(setup, shippedBatch(settings), shippedBatchPath(spec.kind));
 			workflowNames[batchId] = 'batch';
 			triggerId = await publish(
 				setup,
@@ -292,7 +292,7 @@ export async function runCase(spec: CaseSpec, count: number, shared: Shared): Pr
 				? {
 						campaign: 'bench',
 						recipientsUrl: recipients.urlFor(count, 'csv'),
-						batchWorkflowUrl: `${cluster.mainUrl}/webhook/${SHIPPED_BATCH_PATH}`,
+						batchWorkflowUrl: `${cluster.mainUrl}/webhook/${shippedBatchPath(spec.kind)}`,
 					}
 				: { recipientsUrl: recipients.urlFor(count) };
 		/** The campaign answers with its plan once every batch is queued (the one execution at once). */

@@ -2,32 +2,31 @@
  * The shipped campaign (examples/campaign-*.json, as test/queue/campaign reads them) set up for the
  * bench, and its HTTP Request twin:
  *
- * - node: the examples as shipped, with the bench's credential and Max Requests per Second set to the
- *   worker's share of the limit; for SMS the batch's send node becomes Send SMS (same Request
- *   Options, same summary output), unless an SMS batch example is shipped.
+ * - node: the examples as shipped (the template batch, or the SMS batch: its text customized per
+ *   recipient, still up to 100 recipients per request), with the bench's credential and Max Requests
+ *   per Second set to the worker's share of the limit.
  * - http: the same fan-out, the same write-ahead row and record; only the send node is replaced by
- *   n8n's HTTP Request node (its own batching options pacing it, On Error continue) and a Code node,
- *   named as the send node was, that reads its answers into the same summary item, so the record
- *   step downstream runs unchanged.
+ *   n8n's HTTP Request node (its own batching options pacing it, On Error continue; for SMS a Code
+ *   node first groups 100 recipients per request with their customized texts, as the node does) and
+ *   a Code node, named as the send node was, that reads its answers into the same summary item, so
+ *   the record step downstream runs unchanged.
  */
-import { existsSync } from 'fs';
-import * as path from 'path';
-
 import type { WorkflowJson } from '../../test/e2e/harness';
-import { EXAMPLES_DIR } from '../../test/e2e/workflows/examples';
-import { SMS_SENDER_ID } from '../../test/e2e/workflows/sms';
 import {
 	BATCH_FILE,
 	CAMPAIGN_FILE,
+	SMS_BATCH_FILE,
 	campaignWorkflow,
 	webhookPath,
 } from '../../test/queue/campaign/campaign-kit';
 import { code, node } from '../../test/e2e/workflows/build';
-import { type SenderSettings, SMS_PER_REQUEST, SMS_TEXT } from './workflows';
+import { type Kind, type SenderSettings, SMS_PER_REQUEST } from './workflows';
 
 export const SHIPPED_CAMPAIGN_PATH = webhookPath(CAMPAIGN_FILE, 'Campaign Webhook');
-export const SHIPPED_BATCH_PATH = webhookPath(BATCH_FILE, 'Batch Webhook');
-const SMS_BATCH_FILE = 'campaign-batch-sms.json';
+const batchFile = (kind: Kind) => (kind === 'sms' ? SMS_BATCH_FILE : BATCH_FILE);
+/** The batch workflow's production webhook path: the campaign is told to post there. */
+export const shippedBatchPath = (kind: Kind): string =>
+	webhookPath(batchFile(kind), 'Batch Webhook');
 const NODE_TYPE = 'n8n-nodes-smsleopard.smsLeopard';
 
 interface Node {
@@ -49,30 +48,13 @@ export function shippedCampaign(credential: { id: string; name: string }): Workf
 
 /** The batch workflow for `settings`: shipped, or with its send node swapped as described above. */
 export function shippedBatch(settings: SenderSettings): WorkflowJson {
-	const smsShipped = existsSync(path.join(EXAMPLES_DIR, SMS_BATCH_FILE));
-	const file = settings.kind === 'sms' && smsShipped ? SMS_BATCH_FILE : BATCH_FILE;
+	const file = batchFile(settings.kind);
 	const workflow = campaignWorkflow(file, settings.credential, {
 		requestsPerSecond: settings.perProcessRps,
 	});
-	const nodes = workflow.nodes as Node[];
-	const send = nodes.find((entry) => entry.type === NODE_TYPE);
+	const send = (workflow.nodes as Node[]).find((entry) => entry.type === NODE_TYPE);
 	if (!send) throw new Error(`${file}: no SMSLeopard node`);
-	if (settings.sender === 'node') {
-		if (settings.kind === 'sms' && !smsShipped) {
-			send.parameters = {
-				resource: 'message',
-				operation: 'sendSms',
-				source: SMS_SENDER_ID,
-				recipient: '={{ $json.phone }}',
-				textMode: 'same',
-				message: SMS_TEXT,
-				smsOptions: { recipientsPerRequest: SMS_PER_REQUEST },
-				requestOptions: send.parameters.requestOptions,
-			};
-		}
-		return workflow;
-	}
-	return withHttpSender(workflow, send, settings);
+	return settings.sender === 'node' ? workflow : withHttpSender(workflow, send, settings);
 }
 
 /** The shipped batch's send node for `settings` (this node), for the one-execution comparison. */
@@ -92,6 +74,7 @@ function withHttpSender(
 	settings: SenderSettings,
 ): WorkflowJson {
 	const perTick = Math.max(1, Math.floor(settings.perProcessRps / TICKS_PER_SECOND));
+	const customized = send.parameters.textMode === 'customized';
 	const request = node(
 		'HTTP Request',
 		'n8n-nodes-base.httpRequest',
@@ -112,17 +95,20 @@ function withHttpSender(
 					? // What the node sends for the shipped template: sender, template, the name in the
 						// header and body.
 						`={{ JSON.stringify({ phone_number_id: '${String((send.parameters.senderNumber as { value: string }).value)}', template_id: '${String((send.parameters.template as { value: string }).value)}', destination: $json.phone, component_list: { components: [{ component_type: 'HEADER', fields: [{ name: '1', value: $json.name || 'there' }] }, { component_type: 'BODY', fields: [{ name: '1', value: $json.name || 'there' }, { name: '2', value: 'our spring sale' }] }] } }) }}`
-					: `={{ JSON.stringify({ source: '${SMS_SENDER_ID}', message: '${SMS_TEXT}', destination: $json.destination }) }}`,
+					: `={{ JSON.stringify({ source: ${JSON.stringify(send.parameters.source)}, message: ${JSON.stringify(send.parameters.message)}, ${customized ? 'multi: true, ' : ''}destination: $json.destination }) }}`,
 			options: {
 				batching: { batch: { batchSize: perTick, batchInterval: 1000 / TICKS_PER_SECOND } },
 			},
 		},
 		{ credentials: { httpBasicAuth: settings.credential }, onError: 'continueRegularOutput' },
 	);
+	// The node's customized text: {column} filled from the recipient's item.
 	const group = code(
 		'Group',
 		`(() => {
-	const all = $input.all().map((item) => ({ number: item.json.phone }));
+	const pattern = ${JSON.stringify(String(send.parameters.message ?? ''))};
+	const fill = (json) => pattern.replace(/\\{(\\w+)\\}/g, (whole, key) => (json[key] ?? whole));
+	const all = $input.all().map((item) => (${customized ? '{ number: item.json.phone, message: fill(item.json) }' : '{ number: item.json.phone }'}));
 	const out = [];
 	for (let i = 0; i < all.length; i += ${SMS_PER_REQUEST}) out.push({ json: { destination: all.slice(i, i + ${SMS_PER_REQUEST}) } });
 	return out;

@@ -10,7 +10,6 @@ export const BATCH_SIZE = 1000;
 export const ONE_EXECUTION_PATH = 'bench-one-execution';
 /** SMS recipients per request: the node's default, and what the HTTP Request variant groups. */
 export const SMS_PER_REQUEST = 100;
-export const SMS_TEXT = 'Flash sale: 20% off today only. Reply STOP to opt out';
 
 export type Kind = 'template' | 'sms';
 export type Sender = 'node' | 'http';
