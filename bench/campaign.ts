@@ -219,6 +219,11 @@ async function main(): Promise<void> {
 	}
 }
 
+// Ctrl-C or a kill: exiting runs the cluster's exit hook, which kills its n8n processes and
+// Postgres (they run detached, in their own process groups, and would outlive the bench).
+process.once('SIGINT', () => process.exit(130));
+process.once('SIGTERM', () => process.exit(143));
+
 main().catch((error: unknown) => {
 	console.error(error);
 	process.exitCode = 1;

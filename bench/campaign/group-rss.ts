@@ -40,9 +40,16 @@ export interface GroupPeak {
 	peakMb: number;
 	/** Processes in the group at the peak (2: the worker and its task runner). */
 	processes: number;
+	/** The group leader's own largest RSS (the n8n process), and its children's (the task runner). */
+	leaderPeakMb: number;
+	childrenPeakMb: number;
 	/** CPU (user + system) the group used while sampled, in ms. */
 	cpuMs: number;
+	/** The group's RSS every TIMELINE_MS: [seconds since start, MB]. */
+	timeline: Array<[number, number]>;
 }
+
+const TIMELINE_MS = 5000;
 
 /**
  * Samples the groups every `intervalMs` until stop(); groups can be added (a replacement worker).
@@ -54,6 +61,8 @@ export class GroupRssSampler {
 	/** Per process: its CPU ticks when first seen (0 if it started after start()) and the latest. */
 	private readonly cpu = new Map<string, { group: string; first: number; latest: number }>();
 	private started = false;
+	private startedAt = 0;
+	private lastTimelineAt = Number.NEGATIVE_INFINITY;
 	private timer: NodeJS.Timeout | undefined;
 
 	constructor(private readonly intervalMs = 250) {}
@@ -61,11 +70,19 @@ export class GroupRssSampler {
 	add(name: string, leaderPid: number | undefined): void {
 		if (leaderPid === undefined) return;
 		this.groups.set(leaderPid, name);
-		this.peaks.set(name, { peakMb: 0, processes: 0, cpuMs: 0 });
+		this.peaks.set(name, {
+			peakMb: 0,
+			processes: 0,
+			leaderPeakMb: 0,
+			childrenPeakMb: 0,
+			cpuMs: 0,
+			timeline: [],
+		});
 		if (this.started) this.sample(true);
 	}
 
 	start(): void {
+		this.startedAt = Date.now();
 		this.sample(true);
 		this.started = true;
 		this.timer = setInterval(() => this.sample(false), this.intervalMs);
@@ -73,15 +90,21 @@ export class GroupRssSampler {
 
 	/** `baseline`: processes seen now count their CPU from now, not from their start. */
 	private sample(baseline: boolean): void {
-		const now = new Map<string, { mb: number; processes: number }>();
+		const now = new Map<
+			string,
+			{ mb: number; processes: number; leader: number; children: number }
+		>();
 		for (const pid of readdirSync('/proc')) {
 			if (!/^\d+$/.test(pid)) continue;
 			const stat = procStat(pid);
 			const name = stat && this.groups.get(stat.group);
 			if (!stat || !name) continue;
-			const entry = now.get(name) ?? { mb: 0, processes: 0 };
-			entry.mb += rssKb(pid) / 1024;
+			const entry = now.get(name) ?? { mb: 0, processes: 0, leader: 0, children: 0 };
+			const mb = rssKb(pid) / 1024;
+			entry.mb += mb;
 			entry.processes += 1;
+			if (Number(pid) === stat.group) entry.leader += mb;
+			else entry.children += mb;
 			now.set(name, entry);
 			const known = this.cpu.get(pid);
 			if (known) known.latest = stat.cpuTicks;
@@ -90,11 +113,20 @@ export class GroupRssSampler {
 				this.cpu.set(pid, { group: name, first, latest: stat.cpuTicks });
 			}
 		}
+		const at = Date.now();
+		const onTimeline = at - this.lastTimelineAt >= TIMELINE_MS;
+		if (onTimeline) this.lastTimelineAt = at;
 		for (const [name, reading] of now) {
 			const peak = this.peaks.get(name);
-			if (peak && reading.mb > peak.peakMb) {
+			if (!peak) continue;
+			if (reading.mb > peak.peakMb) {
 				peak.peakMb = reading.mb;
 				peak.processes = reading.processes;
+			}
+			peak.leaderPeakMb = Math.max(peak.leaderPeakMb, reading.leader);
+			peak.childrenPeakMb = Math.max(peak.childrenPeakMb, reading.children);
+			if (onTimeline) {
+				peak.timeline.push([Math.round((at - this.startedAt) / 1000), Math.round(reading.mb)]);
 			}
 		}
 	}
@@ -107,6 +139,8 @@ export class GroupRssSampler {
 			const peak = this.peaks.get(group);
 			if (peak) peak.cpuMs += ((latest - first) * 1000) / TICKS_PER_SECOND;
 		}
-		return Object.fromEntries([...this.peaks].map(([name, peak]) => [name, { ...peak }]));
+		return Object.fromEntries(
+			[...this.peaks].map(([name, peak]) => [name, { ...peak, timeline: [...peak.timeline] }]),
+		);
 	}
 }

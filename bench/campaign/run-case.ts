@@ -110,6 +110,8 @@ export interface CaseRun {
 	serverCpuMs: number;
 	workers: Record<string, GroupPeak>;
 	maxWorkerPeakMb: number;
+	/** The worker(s) that ran the campaign's parent (or the one execution). */
+	triggerRanOn: string[];
 	/** The main's process group (it queues, answers webhooks and saves executions). */
 	main: GroupPeak | undefined;
 	/** CPU per recipient sent: all workers' groups together, and the main's. */
@@ -204,17 +206,23 @@ function steadyRate(times: number[]): number {
 function startedByWorker(workers: QueueProcess[]): {
 	startedBy: Record<string, number>;
 	startedTwice: string[];
+	workerOf: Map<string, string>;
 } {
 	const seen = new Map<string, number>();
+	const workerOf = new Map<string, string>();
 	const startedBy: Record<string, number> = {};
 	for (const worker of workers) {
 		const ids = [...readLog(worker.log).matchAll(/Worker started execution (\d+)/g)].map(
 			(m) => m[1],
 		);
 		startedBy[worker.name] = ids.length;
-		for (const id of ids) seen.set(id, (seen.get(id) ?? 0) + 1);
+		for (const id of ids) {
+			seen.set(id, (seen.get(id) ?? 0) + 1);
+			workerOf.set(id, worker.name);
+		}
 	}
-	return { startedBy, startedTwice: [...seen].filter(([, times]) => times > 1).map(([id]) => id) };
+	const startedTwice = [...seen].filter(([, times]) => times > 1).map(([id]) => id);
+	return { startedBy, startedTwice, workerOf };
 }
 
 function readLog(file: string): string {
@@ -374,9 +382,10 @@ export async function runCase(spec: CaseSpec, count: number, shared: Shared): Pr
 			const texted = new Set(Object.keys(stats.counts).map(digits));
 			const never = recipients.phones(count).filter((phone) => !texted.has(digits(phone)));
 			const outside = never.filter((phone) => !maybe.has(digits(phone))).length;
-			const started = startedByWorker(allWorkers);
+			const { startedBy, startedTwice } = startedByWorker(allWorkers);
 			kill = {
-				...started,
+				startedBy,
+				startedTwice,
 				sentAtKill,
 				sentBeforeRerun,
 				executionsBeforeRerun,
@@ -400,6 +409,11 @@ export async function runCase(spec: CaseSpec, count: number, shared: Shared): Pr
 		const grown = growth(before, after);
 		const records = readRecords(db, setup.dataTableId).summary;
 		const status = tally(executions(db).map((row) => row.status));
+		// Which worker ran the campaign's parent (or the one execution): its memory holds the list.
+		const { workerOf } = startedByWorker(allWorkers);
+		const triggerRanOn = executions(db)
+			.filter((row) => row.workflowId === triggerId)
+			.map((row) => workerOf.get(String(row.id)) ?? '?');
 		const wallS = (endedAt - postedAt) / 1000;
 		const sendSpanS =
 			stats.receivedAt.length > 1
@@ -430,6 +444,7 @@ export async function runCase(spec: CaseSpec, count: number, shared: Shared): Pr
 			workers,
 			maxWorkerPeakMb: Math.max(...Object.values(workers).map((peak) => peak.peakMb)),
 			main: groups.main,
+			triggerRanOn,
 			workerCpuMsPerSend: workerCpuMs / Math.max(1, stats.sends),
 			mainCpuMsPerSend: (groups.main?.cpuMs ?? Number.NaN) / Math.max(1, stats.sends),
 			pg: {
