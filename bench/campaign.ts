@@ -10,6 +10,7 @@
  *   BENCH_N        recipients per case (default 100000; 5000 proves the harness in minutes)
  *   BENCH_REPEATS  runs per case (default 1: a long bench); figures show median (min–max) when > 1
  *   BENCH_ONLY     comma-separated cases (see CASES)
+ *   BENCH_ITEMS_IN_PARALLEL  the node's Items in Parallel instead of the shipped batch's (20)
  */
 import { execFileSync } from 'child_process';
 import { cpus, loadavg, totalmem } from 'os';
@@ -124,6 +125,16 @@ function recipientCount(): number {
 	return count;
 }
 
+function itemsInParallel(): number | undefined {
+	const raw = process.env.BENCH_ITEMS_IN_PARALLEL;
+	if (raw === undefined || raw === '') return undefined;
+	const value = Number(raw);
+	if (!Number.isInteger(value) || value < 1 || value > 200) {
+		throw new Error(`BENCH_ITEMS_IN_PARALLEL: ${raw} is not a whole number from 1 to 200`);
+	}
+	return value;
+}
+
 function currentCommit(): string {
 	try {
 		const git = (...args: string[]) => execFileSync('git', args, { encoding: 'utf8' }).trim();
@@ -156,6 +167,7 @@ async function main(): Promise<void> {
 			recipients,
 			credentialData: { ...sandbox.credentialData },
 			apiKey: { user: apiKey, password: apiSecret },
+			itemsInParallel: itemsInParallel(),
 			log,
 		};
 		for (let repeat = 1; repeat <= repeats; repeat++) {
@@ -188,10 +200,12 @@ async function main(): Promise<void> {
 		latencyMs: LATENCY_MS,
 		limit: `${LIMIT_PER_SECOND} requests per second per host (sliding 1 s window), 429 beyond; it counts requests: a template send is one request, an SMS request carries up to ${SMS_PER_REQUEST} recipients, so ${count.toLocaleString('en')} SMS are ${Math.ceil(count / SMS_PER_REQUEST).toLocaleString('en')} requests and the limit does not bind them`,
 		maxRequestsPerSecond: `${LIMIT_SHARE} x the limit, split over the workers (2 workers: ${Math.floor((LIMIT_PER_SECOND * LIMIT_SHARE) / 2)} each)`,
+		itemsInParallel: itemsInParallel() ?? 'as shipped',
 		repeats,
 	};
 	printCampaignTable(cases, runs, failures, conditions);
-	const narrowed = count !== DEFAULT_N || cases.length !== CASES.length;
+	const narrowed =
+		count !== DEFAULT_N || cases.length !== CASES.length || itemsInParallel() !== undefined;
 	const file = narrowed ? SUBSET_RESULTS : RESULTS;
 	writeJson(file, {
 		generatedAt: new Date().toISOString(),

@@ -68,6 +68,8 @@ export interface Shared {
 	recipients: RecipientsServer;
 	credentialData: Record<string, string>;
 	apiKey: { user: string; password: string };
+	/** Items in Parallel for this node instead of the shipped batch's, when set. */
+	itemsInParallel?: number;
 	log(message: string): void;
 }
 
@@ -263,6 +265,7 @@ export async function runCase(spec: CaseSpec, count: number, shared: Shared): Pr
 			kind: spec.kind,
 			sender: spec.sender,
 			perProcessRps: Math.floor((LIMIT_PER_SECOND * LIMIT_SHARE) / spec.workers),
+			itemsInParallel: shared.itemsInParallel,
 			credential: spec.sender === 'node' ? setup.nodeCredential : setup.basicAuth,
 			chatUrl: server.chatUrl,
 			contactsUrl: server.contactsUrl,

@@ -51,6 +51,7 @@ export function shippedBatch(settings: SenderSettings): WorkflowJson {
 	const file = batchFile(settings.kind);
 	const workflow = campaignWorkflow(file, settings.credential, {
 		requestsPerSecond: settings.perProcessRps,
+		...(settings.itemsInParallel ? { concurrency: settings.itemsInParallel } : {}),
 	});
 	const send = (workflow.nodes as Node[]).find((entry) => entry.type === NODE_TYPE);
 	if (!send) throw new Error(`${file}: no SMSLeopard node`);

@@ -20,6 +20,8 @@ export interface SenderSettings {
 	sender: Sender;
 	/** Requests per second for this n8n process (each worker paces its own). */
 	perProcessRps: number;
+	/** Items in Parallel instead of the shipped batch's (BENCH_ITEMS_IN_PARALLEL). */
+	itemsInParallel?: number;
 	/** This node's credential (the reply server's hosts), or the HTTP Request node's Basic Auth. */
 	credential: Credential;
 	/** The reply server's hosts, for the HTTP Request node's URLs. */
