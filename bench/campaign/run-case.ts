@@ -108,6 +108,11 @@ export interface CaseRun {
 	/** Accepted requests per second from the 10th to the 90th percentile of their arrivals: the pace
 	 * once started, without the opening (the list, the plan) and the last batches' tail. */
 	steadyRequestsPerS: number;
+	/**
+	 * Template cases: seconds from a batch's first send to its last (median, min, max over the
+	 * batches): at 245 a second, 1,000 sends take 4.1 s; a longer cycle per batch is time between.
+	 */
+	batchSendS: { median: number; min: number; max: number } | undefined;
 	requestsPerS: number;
 	serverCpuMs: number;
 	workers: Record<string, GroupPeak>;
@@ -195,6 +200,32 @@ const largest = (values: number[]): number =>
 	values.reduce((most, value) => (value > most ? value : most), Number.NEGATIVE_INFINITY);
 const smallest = (values: number[]): number =>
 	values.reduce((least, value) => (value < least ? value : least), Number.POSITIVE_INFINITY);
+
+/**
+ * Each template send is one POST with one recipient: the i-th accepted POST (receivedAt) is the i-th
+ * recipient first seen (counts keeps insertion order: no key is an array index), and the list's
+ * order gives its batch.
+ */
+function batchSendSeconds(stats: ReplyStats): CaseRun['batchSendS'] {
+	const destinations = Object.keys(stats.counts);
+	if (destinations.length !== stats.receivedAt.length) return undefined;
+	const spans = new Map<number, { first: number; last: number }>();
+	destinations.forEach((destination, index) => {
+		const batch = Math.floor(Number(destination.replace(/\D/g, '').slice(-8)) / BATCH_SIZE);
+		const at = stats.receivedAt[index];
+		const span = spans.get(batch) ?? { first: at, last: at };
+		span.first = Math.min(span.first, at);
+		span.last = Math.max(span.last, at);
+		spans.set(batch, span);
+	});
+	const seconds = [...spans.values()].map((span) => (span.last - span.first) / 1000);
+	seconds.sort((a, b) => a - b);
+	return {
+		median: seconds[Math.floor(seconds.length / 2)],
+		min: seconds[0],
+		max: seconds[seconds.length - 1],
+	};
+}
 
 function steadyRate(times: number[]): number {
 	if (times.length < 10) return Number.NaN;
@@ -443,6 +474,7 @@ export async function runCase(spec: CaseSpec, count: number, shared: Shared): Pr
 			sendsPerS: stats.sends / wallS,
 			requestsPerS: stats.requests / wallS,
 			steadyRequestsPerS: steadyRate(stats.receivedAt),
+			batchSendS: spec.kind === 'template' ? batchSendSeconds(stats) : undefined,
 			serverCpuMs: stats.cpuMs,
 			workers,
 			maxWorkerPeakMb: Math.max(...Object.values(workers).map((peak) => peak.peakMb)),
