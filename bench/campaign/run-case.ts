@@ -70,6 +70,8 @@ export interface Shared {
 	apiKey: { user: string; password: string };
 	/** Items in Parallel for this node instead of the shipped batch's, when set. */
 	itemsInParallel?: number;
+	/** Max Requests per Second per n8n process instead of the limit's share, when set. */
+	rpsPerProcess?: number;
 	log(message: string): void;
 }
 
@@ -295,7 +297,8 @@ export async function runCase(spec: CaseSpec, count: number, shared: Shared): Pr
 		const settings = {
 			kind: spec.kind,
 			sender: spec.sender,
-			perProcessRps: Math.floor((LIMIT_PER_SECOND * LIMIT_SHARE) / spec.workers),
+			perProcessRps:
+				shared.rpsPerProcess ?? Math.floor((LIMIT_PER_SECOND * LIMIT_SHARE) / spec.workers),
 			itemsInParallel: shared.itemsInParallel,
 			credential: spec.sender === 'node' ? setup.nodeCredential : setup.basicAuth,
 			chatUrl: server.chatUrl,
