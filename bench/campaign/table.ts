@@ -14,6 +14,15 @@ export const PG_KB_PER_1000_GOAL = 45;
 
 const kb = (bytes: number) => bytes / 1024;
 
+/** Each worker's peak, the one that ran the campaign's parent (the whole list) marked. */
+const workerPeaks = (run: CaseRun): string =>
+	Object.entries(run.workers)
+		.map(
+			([name, peak]) =>
+				`${name} ${peak.peakMb.toFixed(0)} MB${run.triggerRanOn?.includes(name) ? ' (ran the campaign)' : ''}`,
+		)
+		.join(', ');
+
 export function printCampaignTable(
 	cases: CaseSpec[],
 	runs: Record<string, CaseRun[]>,
@@ -90,7 +99,7 @@ export function printCampaignTable(
 				),
 				goal(
 					`${spec.label}: peak RSS per worker (its process group) ≤ ${WORKER_PEAK_GOAL_MB} MB`,
-					`${show((run) => run.maxWorkerPeakMb)} MB`,
+					`${show((run) => run.maxWorkerPeakMb)} MB at most; ${list.map(workerPeaks).join(' | ')}`,
 					list.every((run) => run.maxWorkerPeakMb <= WORKER_PEAK_GOAL_MB),
 				),
 				goal(
