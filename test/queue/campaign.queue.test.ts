@@ -100,6 +100,7 @@ interface Summary {
 	batchesQueuedNow: number;
 	notSentBeforeQueuedAgain: number;
 	waitingBatchesPostedAgain: number;
+	unfinishedBatches: Array<{ batch: string; recipients: number; sendingSince: string }>;
 	maybeSentTo: Array<{ phone: string; batch: string; reason?: string }>;
 }
 
@@ -285,6 +286,9 @@ it('a worker SIGKILLed mid-batch: nobody sent twice, all but that batch sent onc
 	expect(new Set(rerun.maybeSentTo.map((entry) => digits(entry.phone)))).toEqual(lostBatch);
 	expect(rerun.alreadySent).toBe(5000 - lostBatch.size);
 	expect(rerun.queuedNow).toBe(0);
+	expect(rerun.unfinishedBatches.map((entry) => entry.batch)).toEqual(
+		unfinished.map((row) => row.batch),
+	);
 });
 
 it('a 429 storm (not sent) and server errors (maybe sent): the rerun sends exactly the not sent and lists the maybe sent', async () => {
