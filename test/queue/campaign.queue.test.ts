@@ -357,10 +357,29 @@ it('a batch recorded but never posted (the campaign stopped, the main was down) 
 		),
 	);
 	expect(posts.map((post) => post.status)).toEqual([200, 200]);
+	// A post naming numbers its batch did not record sends only to the recorded ones.
+	await table.insert({
+		campaign: 'lost',
+		batch: 'lost-2',
+		status: 'queued',
+		recipients: '+254744099999',
+	});
+	const stranger = { phone: '+254744088888', name: 'Not in the batch' };
+	await fetch(batchUrl, {
+		method: 'POST',
+		headers: { 'content-type': 'application/json' },
+		body: JSON.stringify({
+			campaign: 'lost',
+			batch: 'lost-2',
+			recipients: [{ phone: '+254744099999', name: 'Recorded' }, stranger],
+		}),
+	});
 	const rows = await settled('lost');
 	await new Promise((resolve) => setTimeout(resolve, 2000));
 	expect(twice()).toEqual([]);
-	expect(new Set(sentTo())).toEqual(new Set(list.map((person) => digits(person.phone))));
+	expect(new Set(sentTo())).toEqual(
+		new Set([...list.map((person) => digits(person.phone)), '254744099999']),
+	);
 	expect(summary).toMatchObject({ waitingBatchesPostedAgain: 1, queuedNow: 600, maybeSent: 0 });
 	expect(rows.find((row) => row.batch === 'lost-1')).toMatchObject({
 		status: 'done',
