@@ -119,6 +119,20 @@ export class CampaignTable {
 		return campaign === undefined ? rows : rows.filter((row) => row.campaign === campaign);
 	}
 
+	/** What a marketer does in the table's editor: changes one batch's row. */
+	async update(campaign: string, batch: string, data: Partial<CampaignRow>): Promise<void> {
+		await this.rest.call('PATCH', `/rest/projects/${this.projectId}/data-tables/${this.id}/rows`, {
+			filter: {
+				type: 'and',
+				filters: [
+					{ columnName: 'campaign', condition: 'eq', value: campaign },
+					{ columnName: 'batch', condition: 'eq', value: batch },
+				],
+			},
+			data,
+		});
+	}
+
 	async insert(row: Partial<CampaignRow>): Promise<void> {
 		await this.rest.call('POST', `/rest/projects/${this.projectId}/data-tables/${this.id}/insert`, {
 			data: [row],
