@@ -156,6 +156,34 @@ describe.each(selectedVersions())('SMS in n8n %s', (version) => {
 		expect(pairedItems(result.runData, 'Send SMS')).toEqual(paired(count));
 	}, 900_000);
 
+	it('Output: Summary and Problems Only: 2,000 recipients come out as one item naming each of them, at their cost', async () => {
+		const count = 2_000;
+		const node = sendSms('Send SMS', CREDENTIAL, 'Flash sale today only');
+		node.parameters.requestOptions = { output: 'summary' };
+		const result = await run(
+			workflow('sms summary', [
+				[
+					trigger(),
+					code(
+						'Customers',
+						`Array.from({ length: ${count} }, (_, i) => ({ json: { phone: '+25473' + String(i).padStart(7, '0') } }))`,
+					),
+					node,
+				],
+			]),
+			{ timeoutMs: 300_000 },
+		);
+		const [summary, ...rest] = nodeItems(result.runData, 'Send SMS');
+		expect(rest).toEqual([]);
+		expect(summary).toMatchObject({ summary: true, sent: count, maybeSent: 0, notSent: 0 });
+		const numbers = n8n.sandbox.state.smsMessages.map((message) => message.number);
+		expect(new Set(numbers).size).toBe(count);
+		expect((summary.sentTo as string[]).map((phone) => phone.replace('+', ''))).toEqual(
+			numbers.map((number) => number.replace('+', '')),
+		);
+		expect(summary.cost).toBeCloseTo(count * COST_PER_PART, 6);
+	}, 600_000);
+
 	it('customizes the text per recipient from the item fields, 2 per request, with parts and cost for each', async () => {
 		const customers = CUSTOMERS;
 		const pattern =
