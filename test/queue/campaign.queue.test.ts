@@ -98,6 +98,8 @@ interface Summary {
 	maybeSent: number;
 	queuedNow: number;
 	batchesQueuedNow: number;
+	checkOnly: boolean;
+	toSend: number;
 	notSentBeforeQueuedAgain: number;
 	waitingBatchesPostedAgain: number;
 	unfinishedBatches: Array<{ batch: string; recipients: number; sendingSince: string }>;
@@ -228,6 +230,8 @@ it('5,000 recipients in batches of 1,000 over both workers: each sent once, the 
 	);
 	expect(stored).toBe(0);
 	expect(grown / 5).toBeLessThanOrEqual(45 * 1024);
+	// Nor does the campaign's own run from its webhook (12 MB at 100,000): failed ones are kept.
+	expect(await rest.executionCount(campaignWorkflowId)).toBe(0);
 
 	sandbox.reset();
 	const rerun = await runCampaign('clean', 'clean');
@@ -333,6 +337,20 @@ it('a 429 storm (not sent) and server errors (maybe sent): the rerun sends exact
 	expect(maybeSent.length).toBeGreaterThan(0);
 	expect(sentFirst.size + maybeSent.length + notSent.length).toBe(2000);
 	for (const phone of notSent) expect(sentFirst.has(phone)).toBe(false);
+
+	// Check Only: where the campaign stands (the not sent still to send), nothing sent or written.
+	const rowsBefore = JSON.stringify(await table.rows('storm'));
+	const sentBeforeCheck = sandbox.state.sentMessages.length;
+	const check = await runCampaign('storm', 'storm', { checkOnly: true });
+	await new Promise((resolve) => setTimeout(resolve, 2000));
+	expect(check).toMatchObject({
+		checkOnly: true,
+		maybeSent: maybeSent.length,
+		toSend: notSent.length,
+		queuedNow: 0,
+	});
+	expect(sandbox.state.sentMessages.length).toBe(sentBeforeCheck);
+	expect(JSON.stringify(await table.rows('storm'))).toBe(rowsBefore);
 
 	const before = sandbox.state.sentMessages.length;
 	const rerun = await runCampaign('storm', 'storm');
