@@ -126,6 +126,18 @@ export function editorChecksWorkflow() {
 		dryRun: true,
 		pricePerPart: 0.8,
 	});
+	// A campaign batch's send: the summary and the one recipient not sent, nothing per sent recipient.
+	const campaignSummary = {
+		...smsLeopard('Campaign Batch Summary', DEMO_CREDENTIAL, {
+			resource: 'message',
+			operation: 'sendSms',
+			source: 'SMS_Leopard',
+			recipient: '={{ $json.phone }}',
+			message: 'Flash sale today only',
+			requestOptions: { output: 'summary' },
+		}),
+		onError: 'continueRegularOutput',
+	};
 	const reports = node(
 		'Delivery Reports',
 		TRIGGER_TYPE,
@@ -147,6 +159,7 @@ export function editorChecksWorkflow() {
 			[trigger('Start Typo'), typo, badPhone],
 			[customer, samePlaceholder],
 			[trigger('Start Campaign'), campaign, campaignDryRun],
+			[campaign, campaignSummary],
 			[reports],
 		]),
 	};

@@ -539,6 +539,32 @@ test('Dry Run of 3 customers, two bad: Execute step lists all three (would send 
 	await closeNode(page);
 });
 
+test('Output: Summary and Problems Only on a campaign batch: Execute step shows one summary and the one recipient not sent', async () => {
+	const ndv = await openCheck('Campaign Batch Summary');
+	const output = parameter(ndv, 'output');
+	await output.waitFor({ state: 'visible' });
+	await output.scrollIntoViewIfNeeded();
+	expect(await output.locator('input').first().inputValue()).toBe('Summary and Problems Only');
+	const before = sendingRequests().length;
+	await executeStep(ndv);
+	await outputShows(ndv, ['not sent']);
+	await screenshot(page, `${ARTIFACTS}/30-campaign-batch-summary.png`);
+	const items = await outputItems('Campaign Batch Summary');
+	expect(items).toHaveLength(2);
+	expect(items[0]).toMatchObject({
+		summary: true,
+		sent: 2,
+		maybeSent: 0,
+		notSent: 1,
+		sentTo: ['+254712000001', '+254712000003'],
+		notSentTo: ['12'],
+	});
+	expect(items[1]).toMatchObject({ recipient: '12', outcome: 'not sent', fields: ['Recipient'] });
+	// One SMS request for the two good numbers; the bad one was refused before it.
+	expect(sendingRequests().slice(before)).toEqual(['POST /v1/sms/send']);
+	await closeNode(page);
+});
+
 /** Chooses an entry of a resource locator's list (Sender Number, Template) by its shown text. */
 async function choose(ndv: Locator, name: string, shown: RegExp): Promise<void> {
 	await parameter(ndv, name).locator('[data-test-id="rlc-input"]').click();

@@ -124,6 +124,17 @@ describe.each(BATCHES)('examples/%s as the batch workflow', (file) => {
 	});
 });
 
+it('the campaign keeps its failed runs and its runs from the editor, not 12 MB per successful production run', () => {
+	const campaign = parse(CAMPAIGN);
+	expect(campaign.settings).toMatchObject({
+		saveDataSuccessExecution: 'none',
+		saveDataErrorExecution: 'all',
+	});
+	// Left to n8n's default (saved), so a run from the editor stays in its list.
+	expect(campaign.settings).not.toHaveProperty('saveManualExecutions');
+	expect(notes(campaign)).toContain('checkOnly');
+});
+
 it('the campaign posts to the WhatsApp batch workflow by default, and names the SMS one in a note', () => {
 	const campaign = parse(CAMPAIGN);
 	const settings = JSON.stringify(byName(campaign, 'Campaign Settings').parameters);

@@ -136,6 +136,8 @@ async function runItems(
 				const ran = await settle(
 					async () => await handler.execute.call(this, itemIndex, state, prepared[itemIndex]),
 				);
+				// Its request is sent: let it go, so a run of 100,000 holds no 100,000 request bodies.
+				prepared[itemIndex] = undefined;
 				outcomes[itemIndex] = ran.ok
 					? { ok: true, results: keep(Array.isArray(ran.value) ? ran.value : [ran.value]) }
 					: { ok: false, error: ran.error };

@@ -75,6 +75,8 @@ export interface SmsLeopardClientOptions {
 	transport: Transport;
 	/** Waits between retries; inside n8n, n8n-workflow's `sleep`. */
 	sleep: Sleep;
+	/** The pacer's clock (default Date.now); inside n8n, precise-clock.ts's `preciseNow`. */
+	now?: () => number;
 	/** `{chat_url}`: messaging and media upload. */
 	chatUrl?: string;
 	/** `{base_url}`: contacts and groups. */
@@ -149,7 +151,11 @@ export class SmsLeopardClient {
 			`${sharedPacing.key}\u0000${settings.requestsPerSecond ?? 0}`,
 			settings.parallelCalls ?? 1,
 			(parallelCalls) =>
-				new Pacer(sleep, { requestsPerSecond: settings.requestsPerSecond, parallelCalls }),
+				new Pacer(sleep, {
+					requestsPerSecond: settings.requestsPerSecond,
+					parallelCalls,
+					now: options.now,
+				}),
 		);
 		this.caller = new ApiCaller({
 			transport: options.transport,
@@ -162,6 +168,7 @@ export class SmsLeopardClient {
 			parallelCalls: settings.parallelCalls,
 			retry: { ...DEFAULT_RETRY, ...options.retry },
 			pacer: this.pacerLease?.pacer,
+			now: options.now,
 		});
 	}
 

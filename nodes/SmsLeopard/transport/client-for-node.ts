@@ -18,6 +18,7 @@ import {
 	SmsLeopardValidationError,
 } from '../client';
 import { readBaseUrl } from '../client/base-url';
+import { preciseNow, preciseSleep } from '../client/precise-clock';
 import { describeValidation } from '../helpers/node-errors';
 import { CREDENTIAL_TYPE, N8nTransport } from './n8n-transport';
 
@@ -63,7 +64,9 @@ export async function clientForNode(
 	const credentialId = context.getNode().credentials?.[CREDENTIAL_TYPE]?.id;
 	const options = {
 		transport: new N8nTransport(context, credentials),
-		sleep,
+		// Pacing waits end on time (client/precise-clock.ts); other waits are no worse for it.
+		sleep: preciseSleep(sleep),
+		now: preciseNow,
 		chatUrl: checkBaseUrl(context, 'Chat API URL', credentials.chatUrl, DEFAULT_CHAT_URL),
 		contactsUrl: checkBaseUrl(
 			context,

@@ -119,6 +119,20 @@ export class CampaignTable {
 		return campaign === undefined ? rows : rows.filter((row) => row.campaign === campaign);
 	}
 
+	/** What a marketer does in the table's editor: changes one batch's row. */
+	async update(campaign: string, batch: string, data: Partial<CampaignRow>): Promise<void> {
+		await this.rest.call('PATCH', `/rest/projects/${this.projectId}/data-tables/${this.id}/rows`, {
+			filter: {
+				type: 'and',
+				filters: [
+					{ columnName: 'campaign', condition: 'eq', value: campaign },
+					{ columnName: 'batch', condition: 'eq', value: batch },
+				],
+			},
+			data,
+		});
+	}
+
 	async insert(row: Partial<CampaignRow>): Promise<void> {
 		await this.rest.call('POST', `/rest/projects/${this.projectId}/data-tables/${this.id}/insert`, {
 			data: [row],
@@ -173,11 +187,19 @@ export function pgNumber(port: number, sql: string): number {
 	return Number(out.trim());
 }
 
-/** The data table's bytes in Postgres, its TOAST and indexes included. */
-export function tableBytes(port: number, tableId: string): number {
+/**
+ * The data table's bytes in Postgres: all of it (TOAST and indexes included), or what n8n's size
+ * limit counts (`pg_relation_size`, n8n's data-table.repository).
+ */
+export function tableBytes(
+	port: number,
+	tableId: string,
+	which: 'all' | 'counted' = 'all',
+): number {
+	const size = which === 'all' ? 'pg_total_relation_size' : 'pg_relation_size';
 	return pgNumber(
 		port,
-		`SELECT pg_total_relation_size(c.oid) FROM pg_class c WHERE c.relname = 'data_table_user_${tableId}'`,
+		`SELECT ${size}(c.oid) FROM pg_class c WHERE c.relname = 'data_table_user_${tableId}'`,
 	);
 }
 
