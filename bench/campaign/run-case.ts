@@ -155,7 +155,7 @@ const tally = (values: string[]) =>
 /** Waits until the run's trigger execution ended and nothing is new or running (bounded). */
 async function settle(
 	db: Psql,
-	triggerWorkflowId: string,
+	triggerWorkflowId: string | undefined,
 	after: number,
 	deadline: number,
 	deadBefore?: number,
@@ -166,7 +166,11 @@ async function settle(
 		const started = rows.filter(
 			(row) => row.workflowId === triggerWorkflowId && (row.startedAt ?? after) >= after - 1000,
 		);
-		const triggerDone = started.some((row) => !['new', 'running', 'waiting'].includes(row.status));
+		// undefined: the trigger already ended (the campaign answers its webhook when done, and keeps
+		// no successful execution to look at).
+		const triggerDone =
+			triggerWorkflowId === undefined ||
+			started.some((row) => !['new', 'running', 'waiting'].includes(row.status));
 		// A killed worker's execution may stay "running" until n8n notices; it is no longer waited for.
 		const busy = rows.filter(
 			(row) =>
@@ -378,7 +382,9 @@ export async function runCase(spec: CaseSpec, count: number, shared: Shared): Pr
 			allWorkers.push(replacement);
 			sampler.add(replacement.name, replacement.pid);
 		}
-		await settle(db, triggerId, postedAt, deadline, killedAt);
+		// The campaign's webhook answers once its parent ended; the one execution's at once.
+		const waitFor = spec.shape === 'campaign' ? undefined : triggerId;
+		await settle(db, waitFor, postedAt, deadline, killedAt);
 		let stats: ReplyStats = await server.stats();
 		// The end: the last execution n8n kept, the last record written (the batch workflow keeps no
 		// successful execution), the last send answered.
@@ -399,7 +405,7 @@ export async function runCase(spec: CaseSpec, count: number, shared: Shared): Pr
 			log(`${spec.label}: the rerun answered ${rerunPlan.slice(0, 600)}`);
 			await settle(
 				db,
-				triggerId,
+				undefined,
 				rerunAt,
 				rerunAt + Math.max(300_000, 4 * idealS * 1000),
 				killedAt,
@@ -448,9 +454,13 @@ export async function runCase(spec: CaseSpec, count: number, shared: Shared): Pr
 		const status = tally(executions(db).map((row) => row.status));
 		// Which worker ran the campaign's parent (or the one execution): its memory holds the list.
 		const { workerOf } = startedByWorker(allWorkers);
-		const triggerRanOn = executions(db)
-			.filter((row) => row.workflowId === triggerId)
-			.map((row) => workerOf.get(String(row.id)) ?? '?');
+		// From the executions n8n kept, else (a campaign keeps none that succeeded) the first one a
+		// worker started: the parent, which queued every other.
+		const kept = executions(db).filter((row) => row.workflowId === triggerId);
+		const first = [...workerOf.keys()].map(Number).sort((a, b) => a - b)[0];
+		const triggerRanOn = kept.length
+			? kept.map((row) => workerOf.get(String(row.id)) ?? '?')
+			: [workerOf.get(String(first)) ?? '?'];
 		const wallS = (endedAt - postedAt) / 1000;
 		const sendSpanS =
 			stats.receivedAt.length > 1
