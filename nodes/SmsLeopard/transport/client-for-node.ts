@@ -18,7 +18,7 @@ import {
 	SmsLeopardValidationError,
 } from '../client';
 import { readBaseUrl } from '../client/base-url';
-import { preciseNow, preciseSleep } from '../client/precise-clock';
+import { preciseNow } from '../client/precise-clock';
 import { describeValidation } from '../helpers/node-errors';
 import { CREDENTIAL_TYPE, N8nTransport } from './n8n-transport';
 
@@ -64,8 +64,8 @@ export async function clientForNode(
 	const credentialId = context.getNode().credentials?.[CREDENTIAL_TYPE]?.id;
 	const options = {
 		transport: new N8nTransport(context, credentials),
-		// Pacing waits end on time (client/precise-clock.ts); other waits are no worse for it.
-		sleep: preciseSleep(sleep),
+		sleep,
+		// Pacing reads time to a fraction of a millisecond (client/precise-clock.ts).
 		now: preciseNow,
 		chatUrl: checkBaseUrl(context, 'Chat API URL', credentials.chatUrl, DEFAULT_CHAT_URL),
 		contactsUrl: checkBaseUrl(
