@@ -4,21 +4,9 @@
  * not sent, so a rerun can skip the right ones. The lost answer is the sandbox's reset-after-handling
  * fault: the message is recorded as sent, the socket is destroyed before the answer.
  */
-import { lostAnswer } from '../sandbox/lost-answer';
-import { type NodeEnv, flowSendParameters, jsonItems, startNodeEnv } from './support';
+import { flowSendParameters, jsonItems, useLostAnswerEnv } from './support';
 
-let env: NodeEnv;
-const lost = lostAnswer();
-
-beforeAll(async () => {
-	env = await startNodeEnv({}, lost.hooks);
-	lost.attach(env.sandbox);
-});
-afterAll(async () => await env.stop());
-beforeEach(() => {
-	env.sandbox.reset();
-	lost.onSend(0);
-});
+const { env, lost } = useLostAnswerEnv();
 
 const parameters = {
 	...flowSendParameters,

@@ -4,27 +4,9 @@
  * sent or not sent, each with its recipient, so a campaign batch is recorded in one write and its
  * execution data stays small. Every recipient is in exactly one of sent, maybe sent, not sent.
  */
-import { lostAnswer } from '../sandbox/lost-answer';
-import {
-	type NodeEnv,
-	flowSendParameters,
-	jsonItems,
-	smsSendParameters,
-	startNodeEnv,
-} from './support';
+import { flowSendParameters, jsonItems, smsSendParameters, useLostAnswerEnv } from './support';
 
-let env: NodeEnv;
-const lost = lostAnswer();
-
-beforeAll(async () => {
-	env = await startNodeEnv({}, lost.hooks);
-	lost.attach(env.sandbox);
-});
-afterAll(async () => await env.stop());
-beforeEach(() => {
-	env.sandbox.reset();
-	lost.onSend(0);
-});
+const { env, lost } = useLostAnswerEnv();
 
 const phones = (count: number, from = 0) =>
 	Array.from({ length: count }, (_, index) => `+2547005${String(from + index).padStart(5, '0')}`);

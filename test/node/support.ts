@@ -3,6 +3,7 @@ import type { INodeExecutionData, INodeParameters } from 'n8n-workflow';
 import { SmsLeopardApi } from '../../credentials/SmsLeopardApi.credentials';
 import { SmsLeopard } from '../../nodes/SmsLeopard/SmsLeopard.node';
 import { KEPT_LISTINGS } from '../../nodes/SmsLeopard/helpers/kept-listings';
+import { type LostAnswer, lostAnswer } from '../sandbox/lost-answer';
 import {
 	type OnErrorSetting,
 	type RunNodeResult,
@@ -169,10 +170,15 @@ export const changingRequests = (env: NodeEnv) =>
  * The node environment of one test file: started before its tests, its sandbox reset before each,
  * stopped after. Read its members inside tests (they exist once the file's beforeAll has run).
  */
-export function useNodeEnv(options?: Parameters<typeof startNodeEnv>[0]): NodeEnv {
+export function useNodeEnv(
+	options?: Parameters<typeof startNodeEnv>[0],
+	hooks?: SandboxHooks,
+	onStarted?: (env: NodeEnv) => void,
+): NodeEnv {
 	let started: NodeEnv | undefined;
 	beforeAll(async () => {
-		started = await startNodeEnv(options);
+		started = await startNodeEnv(options, hooks);
+		onStarted?.(started);
 	});
 	afterAll(async () => await started?.stop());
 	beforeEach(() => started?.sandbox.reset());
@@ -182,4 +188,15 @@ export function useNodeEnv(options?: Parameters<typeof startNodeEnv>[0]): NodeEn
 			return started[key];
 		},
 	});
+}
+
+/**
+ * useNodeEnv with the sandbox's lost-answer fault (sandbox/lost-answer.ts), disarmed before each
+ * test: `lost.onSend(n)` loses the answer of the n-th send from then on.
+ */
+export function useLostAnswerEnv(): { env: NodeEnv; lost: LostAnswer } {
+	const lost = lostAnswer();
+	const env = useNodeEnv({}, lost.hooks, (started) => lost.attach(started.sandbox));
+	beforeEach(() => lost.onSend(0));
+	return { env, lost };
 }
