@@ -148,15 +148,23 @@ async function runItems(
 
 	// After the run: the items' own secrets are known once every item was read.
 	const secrets = credentialSecrets(credentials, state.bodySecrets);
-	if (summary) {
+	// Without Continue On Fail the first failed item stops the run, its error saying who was sent.
+	if (!continueOnFail) {
 		const failed = outcomes.findIndex((outcome) => outcome && !outcome.ok);
 		const failure = outcomes[failed];
-		if (failure && !failure.ok && !continueOnFail) {
+		if (failure && !failure.ok) {
 			throw redactError(
 				toNodeError(this.getNode(), failure.error, failed, summariseRun(outcomes, items.length)),
 				secrets,
 			);
 		}
+	}
+	// A failed item's output under Continue On Fail, on the error output or the regular one.
+	const failedJson = (itemIndex: number, error: unknown): IDataObject =>
+		toErrorOutput
+			? errorOutputJson(toNodeError(this.getNode(), error, itemIndex), error)
+			: errorItemJson(error);
+	if (summary) {
 		const recipientParameter = handler.recipientParameter as string;
 		const output = summaryOutput({
 			outcomes,
@@ -166,13 +174,11 @@ async function runItems(
 				return typeof value === 'string' ? value : String(value);
 			},
 			problemJson: (itemIndex, error, about) => {
-				if (toErrorOutput) {
-					// n8n moves an item to the error output only when `error` is its one field (and adds
-					// the input item's fields itself), so the recipient and outcome go inside it.
-					const json = errorOutputJson(toNodeError(this.getNode(), error, itemIndex), error);
-					return { error: { ...(json.error as IDataObject), ...about } };
-				}
-				const json = { ...errorItemJson(error), ...about };
+				const failure = failedJson(itemIndex, error);
+				// n8n moves an item to the error output only when `error` is its one field (and adds
+				// the input item's fields itself), so the recipient and outcome go inside it.
+				if (toErrorOutput) return { error: { ...(failure.error as IDataObject), ...about } };
+				const json = { ...failure, ...about };
 				return includeInput ? withInputFields(items[itemIndex].json, [json])[0] : json;
 			},
 		});
@@ -196,21 +202,11 @@ async function runItems(
 			);
 			// One at a time: spread into one call, some 125,000 results (Group > Get Many) overflow the stack.
 			for (const result of results) output.push(result);
-		} else if (continueOnFail) {
+		} else {
 			output.push({
-				json: redactDeep(
-					toErrorOutput
-						? errorOutputJson(toNodeError(this.getNode(), outcome.error, itemIndex), outcome.error)
-						: errorItemJson(outcome.error),
-					secrets,
-				),
+				json: redactDeep(failedJson(itemIndex, outcome.error), secrets),
 				pairedItem: { item: itemIndex },
 			});
-		} else {
-			throw redactError(
-				toNodeError(this.getNode(), outcome.error, itemIndex, summariseRun(outcomes, items.length)),
-				secrets,
-			);
 		}
 	}
 	if (dryRun.on && handler.dryRunUnit) {
