@@ -77,6 +77,8 @@ export interface SmsLeopardClientOptions {
 	sleep: Sleep;
 	/** The pacer's clock (default Date.now); inside n8n, precise-clock.ts's `preciseNow`. */
 	now?: () => number;
+	/** The pacer's wait of under a millisecond (pacing.ts); inside n8n, precise-clock.ts's `waitInPlace`. */
+	waitBriefly?: (ms: number) => void;
 	/** `{chat_url}`: messaging and media upload. */
 	chatUrl?: string;
 	/** `{base_url}`: contacts and groups. */
@@ -155,6 +157,7 @@ export class SmsLeopardClient {
 					requestsPerSecond: settings.requestsPerSecond,
 					parallelCalls,
 					now: options.now,
+					waitBriefly: options.waitBriefly,
 				}),
 		);
 		this.caller = new ApiCaller({
@@ -169,6 +172,7 @@ export class SmsLeopardClient {
 			retry: { ...DEFAULT_RETRY, ...options.retry },
 			pacer: this.pacerLease?.pacer,
 			now: options.now,
+			waitBriefly: options.waitBriefly,
 		});
 	}
 

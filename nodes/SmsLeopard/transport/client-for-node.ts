@@ -18,7 +18,7 @@ import {
 	SmsLeopardValidationError,
 } from '../client';
 import { readBaseUrl } from '../client/base-url';
-import { preciseNow } from '../client/precise-clock';
+import { preciseNow, waitInPlace } from '../client/precise-clock';
 import { describeValidation } from '../helpers/node-errors';
 import { CREDENTIAL_TYPE, N8nTransport } from './n8n-transport';
 
@@ -65,8 +65,10 @@ export async function clientForNode(
 	const options = {
 		transport: new N8nTransport(context, credentials),
 		sleep,
-		// Pacing reads time to a fraction of a millisecond (client/precise-clock.ts).
+		// Pacing reads time to a fraction of a millisecond, and waits the last fraction before a start
+		// under Max Requests per Second in place (client/precise-clock.ts).
 		now: preciseNow,
+		waitBriefly: waitInPlace,
 		chatUrl: checkBaseUrl(context, 'Chat API URL', credentials.chatUrl, DEFAULT_CHAT_URL),
 		contactsUrl: checkBaseUrl(
 			context,
