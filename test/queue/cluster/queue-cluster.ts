@@ -27,7 +27,8 @@ import {
 	waitForPort,
 } from './services';
 
-export const QUEUE_N8N_VERSION = '2.8.4';
+/** The n8n the queue suite runs; QUEUE_N8N=<version> runs it on another (as E2E_N8N does for e2e). */
+export const QUEUE_N8N_VERSION = process.env.QUEUE_N8N || '2.8.4';
 
 export interface QueueProcess {
 	name: string;
