@@ -11,7 +11,8 @@
  *   BENCH_REPEATS  runs per case (default 1: a long bench); figures show median (min–max) when > 1
  *   BENCH_ONLY     comma-separated cases (see CASES)
  *   BENCH_ITEMS_IN_PARALLEL  the node's Items in Parallel instead of the shipped batch's (20)
- *   BENCH_RPS_PER_WORKER     Max Requests per Second per worker instead of 0.98 x limit / workers
+ *   BENCH_RPS_PER_WORKER     Max Requests per Second per worker instead of 0.98 x limit / workers;
+ *                            0: none, the node finds the limit by meeting it
  *                            (an experiment: what the pipeline does when the pace is met)
  */
 import { execFileSync } from 'child_process';
@@ -128,18 +129,19 @@ function recipientCount(): number {
 }
 
 /** A whole number from an environment variable, or undefined when it is unset. */
-function wholeFromEnv(name: string, max: number): number | undefined {
+function wholeFromEnv(name: string, max: number, min = 1): number | undefined {
 	const raw = process.env[name];
 	if (raw === undefined || raw === '') return undefined;
 	const value = Number(raw);
-	if (!Number.isInteger(value) || value < 1 || value > max) {
-		throw new Error(`${name}: ${raw} is not a whole number from 1 to ${max}`);
+	if (!Number.isInteger(value) || value < min || value > max) {
+		throw new Error(`${name}: ${raw} is not a whole number from ${min} to ${max}`);
 	}
 	return value;
 }
 
 const itemsInParallel = () => wholeFromEnv('BENCH_ITEMS_IN_PARALLEL', 200);
-const rpsPerWorker = () => wholeFromEnv('BENCH_RPS_PER_WORKER', 10_000);
+// 0: no Max Requests per Second at all, the node finding the limit by its 429s.
+const rpsPerWorker = () => wholeFromEnv('BENCH_RPS_PER_WORKER', 10_000, 0);
 
 function currentCommit(): string {
 	try {
@@ -208,7 +210,12 @@ async function main(): Promise<void> {
 		limit: `${LIMIT_PER_SECOND} requests per second per host (sliding 1 s window), 429 beyond; it counts requests: a template send is one request, an SMS request carries up to ${SMS_PER_REQUEST} recipients, so ${count.toLocaleString('en')} SMS are ${Math.ceil(count / SMS_PER_REQUEST).toLocaleString('en')} requests and the limit does not bind them`,
 		maxRequestsPerSecond: `${LIMIT_SHARE} x the limit, split over the workers (2 workers: ${Math.floor((LIMIT_PER_SECOND * LIMIT_SHARE) / 2)} each)`,
 		itemsInParallel: itemsInParallel() ?? 'as shipped',
-		...(rpsPerWorker() ? { maxRequestsPerSecondOverride: `${rpsPerWorker()} per worker` } : {}),
+		...(rpsPerWorker() !== undefined
+			? {
+					maxRequestsPerSecondOverride:
+						rpsPerWorker() === 0 ? 'none (found by 429s)' : `${rpsPerWorker()} per worker`,
+				}
+			: {}),
 		repeats,
 	};
 	printCampaignTable(cases, runs, failures, conditions);
