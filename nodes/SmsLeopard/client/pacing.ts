@@ -246,6 +246,7 @@ export class Pacer {
 				this.waitBriefly !== undefined &&
 				!waitedInPlace &&
 				remaining <= BRIEF_WAIT_MAX_MS &&
+				this.limitIntervalMs > 0 &&
 				due === this.lastStartAt + this.limitIntervalMs
 			) {
 				waitedInPlace = true;
