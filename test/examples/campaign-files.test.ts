@@ -216,6 +216,16 @@ describe("the campaign's plan (Plan Batches, Record Batch, Queue Batch)", () => 
 		});
 	});
 
+	it('plans a list of 300,000 from one CSV, and from one JSON list (no call stack overflow)', () => {
+		const people = peopleOf(300_000);
+		for (const recipients of [[csvOf(people)], [{ json: { recipients: people } }]]) {
+			const items = runPlan({ recipients });
+			expect(items).toHaveLength(301);
+			expect(items[300].json).toMatchObject({ recipients: 300_000, queuedNow: 300_000 });
+			expect(JSON.parse(String(items[299].json.body)).recipients).toEqual(people.slice(299_000));
+		}
+	});
+
 	it('posts a waiting batch again the same way, and skips the sent and the maybe sent', () => {
 		const people = peopleOf(30);
 		const rows = [
