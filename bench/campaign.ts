@@ -14,6 +14,9 @@
  *   BENCH_RPS_PER_WORKER     Max Requests per Second per worker instead of 0.98 x limit / workers;
  *                            0: none, the node finds the limit by meeting it
  *                            (an experiment: what the pipeline does when the pace is met)
+ *   BENCH_WORKER_ENV         a JSON object added to every worker's environment, a deployment setting
+ *                            under test, e.g. '{"NODE_OPTIONS":"--max-old-space-size=256"}'; the
+ *                            results' conditions name it (none: n8n's defaults)
  */
 import { execFileSync } from 'child_process';
 import { cpus, loadavg, totalmem } from 'os';
@@ -143,6 +146,22 @@ const itemsInParallel = () => wholeFromEnv('BENCH_ITEMS_IN_PARALLEL', 200);
 // 0: no Max Requests per Second at all, the node finding the limit by its 429s.
 const rpsPerWorker = () => wholeFromEnv('BENCH_RPS_PER_WORKER', 10_000, 0);
 
+/** BENCH_WORKER_ENV: a JSON object of strings, or undefined when unset. */
+function workerEnv(): Record<string, string> | undefined {
+	const raw = process.env.BENCH_WORKER_ENV;
+	if (raw === undefined || raw === '') return undefined;
+	const value: unknown = JSON.parse(raw);
+	if (
+		typeof value !== 'object' ||
+		value === null ||
+		Array.isArray(value) ||
+		Object.values(value).some((entry) => typeof entry !== 'string')
+	) {
+		throw new Error(`BENCH_WORKER_ENV: ${raw} is not a JSON object of strings`);
+	}
+	return value as Record<string, string>;
+}
+
 function currentCommit(): string {
 	try {
 		const git = (...args: string[]) => execFileSync('git', args, { encoding: 'utf8' }).trim();
@@ -177,6 +196,7 @@ async function main(): Promise<void> {
 			apiKey: { user: apiKey, password: apiSecret },
 			itemsInParallel: itemsInParallel(),
 			rpsPerProcess: rpsPerWorker(),
+			workerEnv: workerEnv(),
 			log,
 		};
 		for (let repeat = 1; repeat <= repeats; repeat++) {
@@ -216,6 +236,7 @@ async function main(): Promise<void> {
 						rpsPerWorker() === 0 ? 'none (found by 429s)' : `${rpsPerWorker()} per worker`,
 				}
 			: {}),
+		workerEnv: JSON.stringify(workerEnv()) ?? "none (n8n's defaults)",
 		repeats,
 	};
 	printCampaignTable(cases, runs, failures, conditions);
@@ -223,7 +244,8 @@ async function main(): Promise<void> {
 		count !== DEFAULT_N ||
 		cases.length !== CASES.length ||
 		itemsInParallel() !== undefined ||
-		rpsPerWorker() !== undefined;
+		rpsPerWorker() !== undefined ||
+		workerEnv() !== undefined;
 	const file = narrowed ? SUBSET_RESULTS : RESULTS;
 	writeJson(file, {
 		generatedAt: new Date().toISOString(),

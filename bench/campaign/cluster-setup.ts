@@ -22,6 +22,8 @@ export interface ClusterChoice {
 	workers: number;
 	/** Shorter stalled-job checks: a killed worker's execution is noticed in seconds. */
 	quickStallCheck?: boolean;
+	/** Added to the workers' environment (BENCH_WORKER_ENV: a deployment setting under test). */
+	workerEnv?: Record<string, string>;
 }
 
 export async function startCaseCluster(
@@ -35,6 +37,7 @@ export async function startCaseCluster(
 		workers: choice.workers,
 		// The campaign's design: one execution (one batch) at a time per worker.
 		workerConcurrency: 1,
+		workerEnv: choice.workerEnv,
 		env: {
 			...(choice.quickStallCheck
 				? {

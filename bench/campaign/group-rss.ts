@@ -45,11 +45,11 @@ export interface GroupPeak {
 	childrenPeakMb: number;
 	/** CPU (user + system) the group used while sampled, in ms. */
 	cpuMs: number;
-	/** The group's RSS every TIMELINE_MS: [seconds since start, MB]. */
-	timeline: Array<[number, number]>;
+	/** The group's RSS every TIMELINE_MS: [seconds since start, MB, the leader's MB, its children's]. */
+	timeline: Array<[number, number, number, number]>;
 }
 
-const TIMELINE_MS = 5000;
+const TIMELINE_MS = 1000;
 
 /**
  * Samples the groups every `intervalMs` until stop(); groups can be added (a replacement worker).
@@ -126,7 +126,12 @@ export class GroupRssSampler {
 			peak.leaderPeakMb = Math.max(peak.leaderPeakMb, reading.leader);
 			peak.childrenPeakMb = Math.max(peak.childrenPeakMb, reading.children);
 			if (onTimeline) {
-				peak.timeline.push([Math.round((at - this.startedAt) / 1000), Math.round(reading.mb)]);
+				peak.timeline.push([
+					Math.round((at - this.startedAt) / 1000),
+					Math.round(reading.mb),
+					Math.round(reading.leader),
+					Math.round(reading.children),
+				]);
 			}
 		}
 	}

@@ -72,6 +72,8 @@ export interface Shared {
 	itemsInParallel?: number;
 	/** Max Requests per Second per n8n process instead of the limit's share, when set. */
 	rpsPerProcess?: number;
+	/** Added to every worker's environment (BENCH_WORKER_ENV), when set. */
+	workerEnv?: Record<string, string>;
 	log(message: string): void;
 }
 
@@ -99,6 +101,8 @@ export interface CaseRun {
 	problems: string[];
 	loadBefore: number;
 	wallS: number;
+	/** Seconds from the POST to the trigger's answer: the campaign answers once its plan queued every batch. */
+	answeredS: number;
 	sendSpanS: number;
 	distinct: number;
 	notSent: number;
@@ -289,7 +293,12 @@ export async function runCase(spec: CaseSpec, count: number, shared: Shared): Pr
 		`${spec.label}: starting a cluster (${spec.workers} worker(s)), load ${loadBefore.toFixed(2)}`,
 	);
 	const setup: CaseCluster = await startCaseCluster(
-		{ tarball: shared.tarball, workers: spec.workers, quickStallCheck: spec.kill },
+		{
+			tarball: shared.tarball,
+			workers: spec.workers,
+			quickStallCheck: spec.kill,
+			workerEnv: shared.workerEnv,
+		},
 		server,
 		shared.credentialData,
 		shared.apiKey,
@@ -358,8 +367,9 @@ export async function runCase(spec: CaseSpec, count: number, shared: Shared): Pr
 		const idealS = count / LIMIT_PER_SECOND;
 		const postedAt = Date.now();
 		const plan = await startCampaign();
+		const answeredS = (Date.now() - postedAt) / 1000;
 		log(
-			`${spec.label}: ${count} recipients posted, ideal ${idealS} s; answer ${plan.slice(0, 300)}`,
+			`${spec.label}: ${count} recipients posted, ideal ${idealS} s; answer after ${answeredS.toFixed(1)} s: ${plan.slice(0, 300)}`,
 		);
 		const deadline = postedAt + Math.max(300_000, 4 * idealS * 1000);
 
@@ -477,6 +487,7 @@ export async function runCase(spec: CaseSpec, count: number, shared: Shared): Pr
 			problems,
 			loadBefore,
 			wallS,
+			answeredS,
 			sendSpanS,
 			distinct: stats.distinct,
 			notSent,

@@ -6,6 +6,7 @@
  */
 import { readFileSync } from 'fs';
 import * as path from 'path';
+import { runInNewContext } from 'vm';
 
 import { SmsLeopard } from '../../nodes/SmsLeopard/SmsLeopard.node';
 import { EXAMPLES_DIR, EXAMPLE_CREDENTIAL_NAME } from '../e2e/workflows/examples';
@@ -144,5 +145,157 @@ it('the campaign posts to the WhatsApp batch workflow by default, and names the 
 		path: 'smsleopard-campaign',
 		responseMode: 'lastNode',
 		responseData: 'firstEntryJson',
+	});
+});
+
+/**
+ * The campaign's Plan Batches code run as its Code node runs it: `$('Campaign Settings')`,
+ * `$('Get Recipients')` and `$input` (the table's rows) given, its items returned.
+ */
+interface PlanInput {
+	recipients: Array<{ json: Record<string, unknown> }>;
+	rows?: Array<Record<string, unknown>>;
+	settings?: Record<string, unknown>;
+}
+function runPlan({ recipients, rows = [], settings = {} }: PlanInput) {
+	const code = String(byName(parse(CAMPAIGN), 'Plan Batches').parameters.jsCode);
+	const outputs: Record<string, Array<{ json: Record<string, unknown> }>> = {
+		'Campaign Settings': [{ json: { campaign: 'spring', batchSize: 1000, ...settings } }],
+		'Get Recipients': recipients,
+	};
+	const $ = (name: string) => ({ first: () => outputs[name][0], all: () => outputs[name] });
+	const $input = { all: () => rows.map((json) => ({ json })) };
+	return runInNewContext(`(function () {\n${code}\n})()`, {
+		$,
+		$input,
+		$execution: { id: '41' },
+	}) as Array<{ json: Record<string, unknown> }>;
+}
+const csvOf = (people: Array<Record<string, string>>) => ({
+	json: {
+		data: [
+			Object.keys(people[0]).join(','),
+			...people.map((person) => Object.values(person).join(',')),
+		].join('\n'),
+	},
+});
+const peopleOf = (count: number, from = 0) =>
+	Array.from({ length: count }, (_, index) => ({
+		phone: `+2547${String(10_000_000 + from + index)}`,
+		name: `Person ${from + index}`,
+		city: 'Nairobi',
+	}));
+
+describe("the campaign's plan (Plan Batches, Record Batch, Queue Batch)", () => {
+	it('hands each batch on as text, not as 1,000 objects: the numbers for its row, the request to post', () => {
+		const people = peopleOf(2500);
+		const items = runPlan({ recipients: [csvOf(people)] });
+		const batches = items.filter((item) => item.json.kind === 'new');
+		expect(batches.map((item) => item.json.batch)).toEqual(['41-1', '41-2', '41-3']);
+		batches.forEach((item, index) => {
+			const slice = people.slice(index * 1000, index * 1000 + 1000);
+			// Only strings and numbers: n8n copies each object of a node's output on the worker.
+			expect(Object.values(item.json).every((value) => typeof value !== 'object')).toBe(true);
+			expect(item.json).toMatchObject({
+				campaign: 'spring',
+				recipientCount: slice.length,
+				phones: slice.map((person) => person.phone).join(','),
+			});
+			// The batch workflow's webhook gets what it always got: every column of each person.
+			expect(JSON.parse(String(item.json.body))).toEqual({
+				campaign: 'spring',
+				batch: item.json.batch,
+				recipients: slice,
+			});
+		});
+		expect(items[items.length - 1].json).toMatchObject({
+			kind: 'summary',
+			recipients: 2500,
+			queuedNow: 2500,
+			batchesQueuedNow: 3,
+		});
+	});
+
+	it('plans a list of 300,000 from one CSV, and from one JSON list (no call stack overflow)', () => {
+		const people = peopleOf(300_000);
+		for (const recipients of [[csvOf(people)], [{ json: { recipients: people } }]]) {
+			const items = runPlan({ recipients });
+			expect(items).toHaveLength(301);
+			expect(items[300].json).toMatchObject({ recipients: 300_000, queuedNow: 300_000 });
+			expect(JSON.parse(String(items[299].json.body)).recipients).toEqual(people.slice(299_000));
+		}
+	});
+
+	it('posts a waiting batch again the same way, and skips the sent and the maybe sent', () => {
+		const people = peopleOf(30);
+		const rows = [
+			{
+				batch: '7-1',
+				status: 'done',
+				recipients: people
+					.slice(0, 10)
+					.map((person) => person.phone)
+					.join(','),
+				sent: people
+					.slice(0, 9)
+					.map((person) => `${person.phone}:wamid.${person.phone}`)
+					.join(','),
+				maybeSent: people[9].phone,
+				notSent: '',
+			},
+			{
+				batch: '7-2',
+				status: 'queued',
+				recipients: people
+					.slice(10, 15)
+					.map((person) => person.phone)
+					.join(','),
+			},
+		];
+		// One item per person (a sheet, a CRM) works as the CSV does.
+		const items = runPlan({
+			recipients: people.map((person) => ({ json: person })),
+			rows,
+			settings: { batchSize: 100 },
+		});
+		const again = items.find((item) => item.json.kind === 'again')!;
+		expect(again.json).toMatchObject({
+			batch: '7-2',
+			recipientCount: 5,
+			phones: rows[1].recipients,
+		});
+		expect(JSON.parse(String(again.json.body))).toEqual({
+			campaign: 'spring',
+			batch: '7-2',
+			recipients: people.slice(10, 15),
+		});
+		const fresh = items.find((item) => item.json.kind === 'new')!;
+		expect(JSON.parse(String(fresh.json.body)).recipients).toEqual(people.slice(15));
+		expect(items[items.length - 1].json).toMatchObject({
+			alreadySent: 9,
+			maybeSent: 1,
+			queuedNow: 15,
+			waitingBatchesPostedAgain: 1,
+		});
+	});
+
+	it("records the batch's numbers, then posts its request as it is (raw JSON), new or waiting", () => {
+		const campaign = parse(CAMPAIGN);
+		const record = byName(campaign, 'Record Batch').parameters.columns as {
+			value: Record<string, string>;
+		};
+		expect(record.value).toMatchObject({ status: 'queued', recipients: '={{ $json.phones }}' });
+		for (const [name, body] of [
+			['Queue Batch', "={{ $('Plan Batches').item.json.body }}"],
+			['Queue Waiting Batch Again', '={{ $json.body }}'],
+		]) {
+			expect(byName(campaign, name).parameters).toMatchObject({
+				method: 'POST',
+				sendBody: true,
+				contentType: 'raw',
+				rawContentType: 'application/json',
+				body,
+			});
+		}
 	});
 });

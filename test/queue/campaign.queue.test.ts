@@ -381,9 +381,24 @@ it('a batch recorded but never posted (the campaign stopped, the main was down) 
 		recipients: lost.map((person) => person.phone).join(','),
 	});
 	const summary = await runCampaign('lost', 'lost');
-	// The same batch posted twice more at once, as an HTTP retry or an overlapping rerun would.
+	expect(summary).toMatchObject({ waitingBatchesPostedAgain: 1, queuedNow: 600, maybeSent: 0 });
+	// The rerun's own post of the waiting batch sends it: nothing else posts it.
+	const afterRerun = await settled('lost', 0, 60_000);
+	expect(afterRerun.find((row) => row.batch === 'lost-1')).toMatchObject({
+		status: 'done',
+		sentCount: 400,
+	});
+	expect(new Set(sentTo())).toEqual(new Set(list.map((person) => digits(person.phone))));
+	// A queued batch posted twice at once, as an HTTP retry or an overlapping rerun would.
 	const batchUrl = `${cluster.mainUrl}/webhook/${webhookPath(BATCH_FILE, 'Batch Webhook')}`;
-	const again = JSON.stringify({ campaign: 'lost', batch: 'lost-1', recipients: lost });
+	const late = people(300, '+2547441');
+	await table.insert({
+		campaign: 'lost',
+		batch: 'lost-3',
+		status: 'queued',
+		recipients: late.map((person) => person.phone).join(','),
+	});
+	const again = JSON.stringify({ campaign: 'lost', batch: 'lost-3', recipients: late });
 	const posts = await Promise.all(
 		[1, 2].map(() =>
 			fetch(batchUrl, {
@@ -415,12 +430,11 @@ it('a batch recorded but never posted (the campaign stopped, the main was down) 
 	await new Promise((resolve) => setTimeout(resolve, 2000));
 	expect(twice()).toEqual([]);
 	expect(new Set(sentTo())).toEqual(
-		new Set([...list.map((person) => digits(person.phone)), '254744099999']),
+		new Set([...list, ...late].map((person) => digits(person.phone)).concat('254744099999')),
 	);
-	expect(summary).toMatchObject({ waitingBatchesPostedAgain: 1, queuedNow: 600, maybeSent: 0 });
-	expect(rows.find((row) => row.batch === 'lost-1')).toMatchObject({
+	expect(rows.find((row) => row.batch === 'lost-3')).toMatchObject({
 		status: 'done',
-		sentCount: 400,
+		sentCount: 300,
 	});
 });
 

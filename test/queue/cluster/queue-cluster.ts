@@ -64,6 +64,8 @@ export interface QueueOptions {
 	runDir?: string;
 	/** Added to every n8n process's environment. */
 	env?: Record<string, string>;
+	/** Added to the workers' environment only (e.g. NODE_OPTIONS with a heap limit). */
+	workerEnv?: Record<string, string>;
 	/** queue:up: leave everything running when this process exits (queue:down stops it). */
 	keepRunning?: boolean;
 	/**
@@ -222,6 +224,7 @@ export async function startQueueCluster(options: QueueOptions): Promise<QueueClu
 				name,
 				['worker', `--concurrency=${options.workerConcurrency ?? 10}`],
 				{
+					...options.workerEnv,
 					QUEUE_HEALTH_CHECK_ACTIVE: 'true',
 					QUEUE_HEALTH_CHECK_PORT: String(healthPort),
 					N8N_WORKER_SERVER_ADDRESS: '127.0.0.1',
