@@ -14,9 +14,9 @@
  *   BENCH_RPS_PER_WORKER     Max Requests per Second per worker instead of 0.98 x limit / workers;
  *                            0: none, the node finds the limit by meeting it
  *                            (an experiment: what the pipeline does when the pace is met)
- *   BENCH_WORKER_ENV         a JSON object added to every worker's environment, a deployment setting
- *                            under test, e.g. '{"NODE_OPTIONS":"--max-old-space-size=256"}'; the
- *                            results' conditions name it (none: n8n's defaults)
+ *   BENCH_WORKER_ENV         a JSON object added to every worker's environment instead of the README's
+ *                            recommended memory settings (RECOMMENDED_WORKER_ENV); '{}' runs the
+ *                            workers with n8n's defaults; the results' conditions name it
  */
 import { execFileSync } from 'child_process';
 import { cpus, loadavg, totalmem } from 'os';
@@ -146,8 +146,14 @@ const itemsInParallel = () => wholeFromEnv('BENCH_ITEMS_IN_PARALLEL', 200);
 // 0: no Max Requests per Second at all, the node finding the limit by its 429s.
 const rpsPerWorker = () => wholeFromEnv('BENCH_RPS_PER_WORKER', 10_000, 0);
 
-/** BENCH_WORKER_ENV: a JSON object of strings, or undefined when unset. */
-function workerEnv(): Record<string, string> | undefined {
+/** The workers' memory settings the README recommends for campaigns ("Memory per worker"). */
+const RECOMMENDED_WORKER_ENV: Record<string, string> = {
+	NODE_OPTIONS: '--max-old-space-size=256',
+	N8N_RUNNERS_MAX_OLD_SPACE_SIZE: '128',
+};
+
+/** BENCH_WORKER_ENV: a JSON object of strings, or undefined when unset (the recommended settings). */
+function workerEnvOverride(): Record<string, string> | undefined {
 	const raw = process.env.BENCH_WORKER_ENV;
 	if (raw === undefined || raw === '') return undefined;
 	const value: unknown = JSON.parse(raw);
@@ -161,6 +167,8 @@ function workerEnv(): Record<string, string> | undefined {
 	}
 	return value as Record<string, string>;
 }
+
+const workerEnv = (): Record<string, string> => workerEnvOverride() ?? RECOMMENDED_WORKER_ENV;
 
 function currentCommit(): string {
 	try {
@@ -236,7 +244,10 @@ async function main(): Promise<void> {
 						rpsPerWorker() === 0 ? 'none (found by 429s)' : `${rpsPerWorker()} per worker`,
 				}
 			: {}),
-		workerEnv: JSON.stringify(workerEnv()) ?? "none (n8n's defaults)",
+		workerEnv:
+			Object.keys(workerEnv()).length === 0
+				? "none (n8n's defaults)"
+				: `${JSON.stringify(workerEnv())}${workerEnvOverride() === undefined ? " (the README's recommendation)" : ''}`,
 		repeats,
 	};
 	printCampaignTable(cases, runs, failures, conditions);
@@ -245,7 +256,7 @@ async function main(): Promise<void> {
 		cases.length !== CASES.length ||
 		itemsInParallel() !== undefined ||
 		rpsPerWorker() !== undefined ||
-		workerEnv() !== undefined;
+		workerEnvOverride() !== undefined;
 	const file = narrowed ? SUBSET_RESULTS : RESULTS;
 	writeJson(file, {
 		generatedAt: new Date().toISOString(),
