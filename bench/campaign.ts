@@ -37,6 +37,7 @@ import { printCampaignTable } from './campaign/table';
 import { BATCH_SIZE, SMS_PER_REQUEST } from './campaign/workflows';
 import { repeatsFromEnv } from './measure';
 import { type ReplyServer, startReplyServer } from './reply-server';
+import { logSince, selectedByBenchOnly } from './run-options';
 import { writeJson } from './report';
 
 const CASES: CaseSpec[] = [
@@ -104,22 +105,8 @@ const SUBSET_RESULTS = path.join(__dirname, 'results/campaign-subset.json');
 const DEFAULT_N = 100_000;
 
 const started = Date.now();
-function log(message: string): void {
-	const seconds = ((Date.now() - started) / 1000).toFixed(0).padStart(5);
-	process.stderr.write(`\u001b[2m${seconds} s  ${message}\u001b[0m\n`);
-}
-
-function selected(): CaseSpec[] {
-	const only = process.env.BENCH_ONLY?.split(',').map((name) => name.trim());
-	if (!only) return CASES;
-	const unknown = only.filter((name) => !CASES.some((spec) => spec.name === name));
-	if (unknown.length) {
-		throw new Error(
-			`BENCH_ONLY: unknown ${unknown.join(', ')} (${CASES.map((spec) => spec.name).join(', ')})`,
-		);
-	}
-	return CASES.filter((spec) => only.includes(spec.name));
-}
+const log = logSince(started);
+const selected = (): CaseSpec[] => selectedByBenchOnly(CASES, (spec) => spec.name);
 
 function recipientCount(): number {
 	const raw = process.env.BENCH_N;

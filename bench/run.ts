@@ -35,6 +35,7 @@ import { LATENCY_MS, SEND_COUNT, benchSends } from './sends';
 import { prepareBenchFolder } from './setup';
 import { SMS_COUNT, benchSms } from './sms';
 import { smsWorkflows } from './sms-workflows';
+import { logSince, selectedByBenchOnly } from './run-options';
 import { FILE_NAME, benchUpload, writeBenchPdf } from './upload';
 import { groupsWorkflow, scaleWorkflows, sendWorkflows, uploadWorkflows } from './workflows';
 
@@ -56,19 +57,8 @@ const RESULTS_FILE = path.join(__dirname, 'results/latest.json');
 const SUBSET_RESULTS_FILE = path.join(__dirname, 'results/subset.json');
 
 const started = Date.now();
-function log(message: string): void {
-	const seconds = ((Date.now() - started) / 1000).toFixed(0).padStart(4);
-	process.stderr.write(`\u001b[2m${seconds} s  ${message}\u001b[0m\n`);
-}
-
-function selected(): BenchName[] {
-	const only = process.env.BENCH_ONLY?.split(',').map((name) => name.trim());
-	if (!only) return [...BENCHMARKS];
-	const unknown = only.filter((name) => !(BENCHMARKS as readonly string[]).includes(name));
-	if (unknown.length)
-		throw new Error(`BENCH_ONLY: unknown ${unknown.join(', ')} (${BENCHMARKS.join(', ')})`);
-	return BENCHMARKS.filter((name) => only.includes(name));
-}
+const log = logSince(started);
+const selected = (): BenchName[] => selectedByBenchOnly(BENCHMARKS, (name) => name);
 
 /** Temp folders and the sandbox, released on every way out, Ctrl-C included. */
 const cleanup = {
