@@ -156,16 +156,40 @@ const tally = (values: string[]) =>
 		{},
 	);
 
+/** Whether the process `pid` still runs. */
+function running(pid: number | undefined): boolean {
+	if (pid === undefined) return false;
+	try {
+		process.kill(pid, 0);
+		return true;
+	} catch {
+		return false;
+	}
+}
+
+/** A worker (other than the one the case killed) that exited, with the end of its log. */
+function deadWorker(workers: QueueProcess[], killedPid: number | undefined): string | undefined {
+	const gone = workers.find((worker) => worker.pid !== killedPid && !running(worker.pid));
+	if (gone === undefined) return undefined;
+	const end = readFileSync(gone.log, 'utf8').split('\n').slice(-12).join('\n');
+	return `${gone.name} exited during the case; the end of its log:\n${end}`;
+}
+
 /** Waits until the run's trigger execution ended and nothing is new or running (bounded). */
 async function settle(
 	db: Psql,
 	triggerWorkflowId: string | undefined,
 	after: number,
 	deadline: number,
-	deadBefore?: number,
+	deadBefore: number | undefined,
+	dead: () => string | undefined,
 ): Promise<void> {
 	while (Date.now() < deadline) {
 		await new Promise((resolve) => setTimeout(resolve, POLL_MS));
+		// A worker that died on its own (out of memory, say) leaves its execution "running": fail now,
+		// with why, instead of waiting out the deadline.
+		const died = dead();
+		if (died !== undefined) throw new Error(died);
 		const rows = executions(db);
 		const started = rows.filter(
 			(row) => row.workflowId === triggerWorkflowId && (row.startedAt ?? after) >= after - 1000,
@@ -394,7 +418,9 @@ export async function runCase(spec: CaseSpec, count: number, shared: Shared): Pr
 		}
 		// The campaign's webhook answers once its parent ended; the one execution's at once.
 		const waitFor = spec.shape === 'campaign' ? undefined : triggerId;
-		await settle(db, waitFor, postedAt, deadline, killedAt);
+		const victimPid = killedAt === undefined ? undefined : cluster.workers[0].pid;
+		const dead = () => deadWorker(allWorkers, victimPid);
+		await settle(db, waitFor, postedAt, deadline, killedAt, dead);
 		let stats: ReplyStats = await server.stats();
 		// The end: the last execution n8n kept, the last record written (the batch workflow keeps no
 		// successful execution), the last send answered.
@@ -419,6 +445,7 @@ export async function runCase(spec: CaseSpec, count: number, shared: Shared): Pr
 				rerunAt,
 				rerunAt + Math.max(300_000, 4 * idealS * 1000),
 				killedAt,
+				dead,
 			);
 			stats = await server.stats();
 			const records = readRecords(db, setup.dataTableId);
