@@ -1,9 +1,10 @@
 /**
  * The shipped campaign (examples/campaign-100000-recipients.json posting batches to
- * examples/campaign-batch-whatsapp-template.json) on n8n 2.8.4 in queue mode: Postgres, Redis, a
- * main and two workers each running one job at a time (`--concurrency=1`, what the example asks
- * for). The recipient list comes from a URL as one CSV, the record is n8n's data table, and every
- * claim is checked on the sandbox's log of what it really sent:
+ * examples/campaign-batch-whatsapp-template.json) on n8n 2.8.4 (QUEUE_N8N=<version>: another; on
+ * 1.x the Data table nodes get the table picked from the list, as the README says) in queue mode:
+ * Postgres, Redis, a main and two workers each running one job at a time (`--concurrency=1`, what
+ * the example asks for). The recipient list comes from a URL as one CSV, the record is n8n's data
+ * table, and every claim is checked on the sandbox's log of what it really sent:
  * - batches spread over both workers, each recipient sent once, and a rerun sends nothing;
  * - a worker SIGKILLed mid-batch: every recipient sent at most once, all but that one batch sent
  *   exactly once, and the rerun lists that batch as maybe sent and sends none of it;
@@ -30,7 +31,7 @@ import {
 } from './campaign/campaign-kit';
 import { code, node, webhook, workflow } from '../e2e/workflows/build';
 import { killGroup } from './cluster/services';
-import { type QueueCluster, startQueueCluster } from './cluster/queue-cluster';
+import { QUEUE_N8N_VERSION, type QueueCluster, startQueueCluster } from './cluster/queue-cluster';
 
 /** The test's speed: each worker paces its batch at this many sends a second (the example: 45). */
 const PER_WORKER_PER_SECOND = 150;
@@ -65,13 +66,16 @@ beforeAll(async () => {
 		...sandbox.credentialData,
 	});
 	table = await createCampaignTable(rest);
+	const picked = { id: table.id, n8nVersion: QUEUE_N8N_VERSION };
 	batchWorkflowId = await rest.activateWorkflow(
-		campaignWorkflow(BATCH_FILE, credential, { requestsPerSecond: PER_WORKER_PER_SECOND }),
+		campaignWorkflow(BATCH_FILE, credential, { requestsPerSecond: PER_WORKER_PER_SECOND }, picked),
 	);
 	await rest.activateWorkflow(
-		campaignWorkflow(SMS_BATCH_FILE, credential, { requestsPerSecond: 20 }),
+		campaignWorkflow(SMS_BATCH_FILE, credential, { requestsPerSecond: 20 }, picked),
 	);
-	campaignWorkflowId = await rest.activateWorkflow(campaignWorkflow(CAMPAIGN_FILE, credential));
+	campaignWorkflowId = await rest.activateWorkflow(
+		campaignWorkflow(CAMPAIGN_FILE, credential, {}, picked),
+	);
 	console.log(`campaign suite: cluster up in ${((Date.now() - suiteStarted) / 1000).toFixed(1)} s`);
 }, 600_000);
 
@@ -468,7 +472,10 @@ it('the SMS batch workflow: 2,000 recipients, each sent once with their name, re
  * cannot spread batches over workers; posting to a webhook makes each batch a job of the queue.
  */
 it('Execute Workflow runs its sub-workflows in the parent’s worker, never as jobs of the queue', async () => {
-	const sub = await rest.activateWorkflow(
+	// n8n 2 calls a sub-workflow's published version; n8n 1 calls it as saved and cannot activate a
+	// workflow whose only trigger is Execute Workflow Trigger.
+	const save = QUEUE_N8N_VERSION.startsWith('1.') ? 'saveWorkflow' : 'activateWorkflow';
+	const sub = await rest[save](
 		workflow('sub-workflow probe', [
 			[
 				node('Called', 'n8n-nodes-base.executeWorkflowTrigger', 1.1, {

@@ -53,6 +53,15 @@ export class N8nRest {
 	}
 
 	/** Saves the workflow and activates (publishes) its current version, as the editor's toggle. */
+	/** Saves a workflow without activating it; its id. */
+	async saveWorkflow(json: WorkflowJson): Promise<string> {
+		const saved = await this.call<{ id: string }>('POST', '/rest/workflows', {
+			...json,
+			active: false,
+		});
+		return saved.id;
+	}
+
 	async activateWorkflow(json: WorkflowJson): Promise<string> {
 		const saved = await this.call<{ id: string; versionId: string }>('POST', '/rest/workflows', {
 			...json,

@@ -54,9 +54,20 @@ export function campaignWorkflow(
 	file: string,
 	credential: Credential,
 	requestOptions: Record<string, unknown> = {},
+	tableForN8n1?: { id: string; n8nVersion: string },
 ): WorkflowJson {
 	const workflow = readCampaignExample(file);
 	for (const entry of workflow.nodes) {
+		// n8n 1.x finds no data table by name: the README has the user pick it from the list in each
+		// Data table node, which stores its id.
+		if (tableForN8n1?.n8nVersion.startsWith('1.') && entry.type === 'n8n-nodes-base.dataTable') {
+			entry.parameters.dataTableId = {
+				__rl: true,
+				mode: 'list',
+				value: tableForN8n1.id,
+				cachedResultName: CAMPAIGN_TABLE,
+			};
+		}
 		if (entry.credentials) entry.credentials = { smsLeopardApi: credential };
 		if (entry.type === 'n8n-nodes-smsleopard.smsLeopard') {
 			entry.parameters.requestOptions = {
@@ -136,6 +147,8 @@ export class CampaignTable {
 	async insert(row: Partial<CampaignRow>): Promise<void> {
 		await this.rest.call('POST', `/rest/projects/${this.projectId}/data-tables/${this.id}/insert`, {
 			data: [row],
+			// n8n 1.x requires it; 2.x takes it too (its default is 'count').
+			returnType: 'all',
 		});
 	}
 }
