@@ -106,9 +106,10 @@ const ACCEPTED_STARTS_KEPT = 4096;
  * The longest wait done in place (`waitBriefly`) for a start under Max Requests per Second. A timer
  * may end a little early (libuv reads a coarse clock), and the one set for the remainder then lasts
  * a millisecond or more: under the whole interval kept between two starts, that lateness is never
- * made up (at 245 a second with timers of a lightly loaded process, 212 went out; waiting the
- * remainder in place, 225: npm run bench:pacing-wake). Under a millisecond, holding the process
- * costs less than the timer would (about 2 % of its time at 245 a second).
+ * made up (at 245 a second in a lightly loaded process, 220.1 (217.7–222.5) went out; waiting the
+ * remainder in place, 226.6 (225.2–229.2): npm run bench:pacing-wake, 5 runs each; in a campaign's
+ * busy workers, 211 and 228). Under a millisecond, holding the process costs less than the timer
+ * would (about 1.6 % of its time at 245 a second).
  */
 export const BRIEF_WAIT_MAX_MS = 1;
 
