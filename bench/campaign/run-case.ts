@@ -11,7 +11,7 @@ import { loadavg } from 'os';
 
 import { busiestWindow } from '../../test/sandbox/limiters';
 import type { QueueProcess } from '../../test/queue/cluster/queue-cluster';
-import { killGroup } from '../../test/queue/cluster/services';
+import { isAlive, killGroup, tail } from '../../test/queue/cluster/services';
 import type { ReplyServer, ReplyStats } from '../reply-server';
 import { type CaseCluster, publish, startCaseCluster } from './cluster-setup';
 import { type GroupPeak, GroupRssSampler } from './group-rss';
@@ -156,23 +156,11 @@ const tally = (values: string[]) =>
 		{},
 	);
 
-/** Whether the process `pid` still runs. */
-function running(pid: number | undefined): boolean {
-	if (pid === undefined) return false;
-	try {
-		process.kill(pid, 0);
-		return true;
-	} catch {
-		return false;
-	}
-}
-
 /** A worker (other than the one the case killed) that exited, with the end of its log. */
 function deadWorker(workers: QueueProcess[], killedPid: number | undefined): string | undefined {
-	const gone = workers.find((worker) => worker.pid !== killedPid && !running(worker.pid));
+	const gone = workers.find((worker) => worker.pid !== killedPid && !isAlive(worker.pid));
 	if (gone === undefined) return undefined;
-	const end = readFileSync(gone.log, 'utf8').split('\n').slice(-12).join('\n');
-	return `${gone.name} exited during the case; the end of its log:\n${end}`;
+	return `${gone.name} exited during the case; the end of its log:\n${tail(gone.log, 2000)}`;
 }
 
 /** Waits until the run's trigger execution ended and nothing is new or running (bounded). */

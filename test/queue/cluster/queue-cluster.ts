@@ -20,10 +20,12 @@ import {
 	POSTGRES_USER,
 	type Service,
 	ensurePostgresAndRedis,
+	isAlive,
 	killGroup,
 	startPostgres,
 	startRedis,
 	stopPostgres,
+	tail,
 	waitForPort,
 } from './services';
 
@@ -97,24 +99,6 @@ async function waitFor(
 		await new Promise((resolve) => setTimeout(resolve, 300));
 	}
 	throw new Error(`${what} was not ready within ${timeoutMs} ms:\n${tail(log)}`);
-}
-
-function tail(file: string, chars = 4000): string {
-	try {
-		return readFileSync(file, 'utf8').slice(-chars);
-	} catch {
-		return '';
-	}
-}
-
-function isAlive(pid: number | undefined): boolean {
-	if (pid === undefined) return false;
-	try {
-		process.kill(pid, 0);
-		return true;
-	} catch {
-		return false;
-	}
 }
 
 /** True when the REST API answers JSON (while starting, n8n answers every route with text). */

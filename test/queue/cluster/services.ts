@@ -5,7 +5,15 @@
  * owns.
  */
 import { execFileSync, spawn } from 'child_process';
-import { chmodSync, chownSync, existsSync, mkdirSync, openSync, readdirSync } from 'fs';
+import {
+	chmodSync,
+	chownSync,
+	existsSync,
+	mkdirSync,
+	openSync,
+	readdirSync,
+	readFileSync,
+} from 'fs';
 import * as path from 'path';
 
 export interface Service {
@@ -169,4 +177,24 @@ export async function waitForPort(port: number, timeoutMs = 30_000): Promise<voi
 		await new Promise((resolve) => setTimeout(resolve, 100));
 	}
 	throw new Error(`nothing listens on 127.0.0.1:${port} after ${timeoutMs} ms`);
+}
+
+/** The last `chars` characters of a log file ('' when it cannot be read). */
+export function tail(file: string, chars = 4000): string {
+	try {
+		return readFileSync(file, 'utf8').slice(-chars);
+	} catch {
+		return '';
+	}
+}
+
+/** Whether the process `pid` still runs. */
+export function isAlive(pid: number | undefined): boolean {
+	if (pid === undefined) return false;
+	try {
+		process.kill(pid, 0);
+		return true;
+	} catch {
+		return false;
+	}
 }
