@@ -51,8 +51,6 @@ export interface ApiCallerOptions {
 	parallelCalls?: number;
 	/** The clock the pacer reads; tests pass a virtual one. */
 	now?: () => number;
-	/** The pacer's wait of under a millisecond (pacing.ts). */
-	waitBriefly?: (ms: number) => void;
 	/**
 	 * A pacer shared with the other executions of the same account (account-pacers.ts); without it
 	 * this caller paces on its own.
@@ -87,7 +85,6 @@ export class ApiCaller {
 				requestsPerSecond: options.requestsPerSecond,
 				parallelCalls: options.parallelCalls,
 				now: options.now,
-				waitBriefly: options.waitBriefly,
 			});
 	}
 

@@ -77,7 +77,10 @@ export interface SmsLeopardClientOptions {
 	sleep: Sleep;
 	/** The pacer's clock (default Date.now); inside n8n, precise-clock.ts's `preciseNow`. */
 	now?: () => number;
-	/** The pacer's wait of under a millisecond (pacing.ts); inside n8n, precise-clock.ts's `waitInPlace`. */
+	/**
+	 * The pacer's wait of under a millisecond (pacing.ts); inside n8n, precise-clock.ts's
+	 * `waitInPlace`.
+	 */
 	waitBriefly?: (ms: number) => void;
 	/** `{chat_url}`: messaging and media upload. */
 	chatUrl?: string;
@@ -148,17 +151,18 @@ export class SmsLeopardClient {
 		this.channel = settings.channel;
 		const sleep = boundedSleep(options.sleep);
 		const { sharedPacing } = options;
+		const pacerFor = (parallelCalls: number) =>
+			new Pacer(sleep, {
+				requestsPerSecond: settings.requestsPerSecond,
+				parallelCalls,
+				now: options.now,
+				waitBriefly: options.waitBriefly,
+			});
 		// Only clients with the same pacing settings share: a user's own limit stays theirs.
 		this.pacerLease = sharedPacing?.pacers.join(
 			`${sharedPacing.key}\u0000${settings.requestsPerSecond ?? 0}`,
 			settings.parallelCalls ?? 1,
-			(parallelCalls) =>
-				new Pacer(sleep, {
-					requestsPerSecond: settings.requestsPerSecond,
-					parallelCalls,
-					now: options.now,
-					waitBriefly: options.waitBriefly,
-				}),
+			pacerFor,
 		);
 		this.caller = new ApiCaller({
 			transport: options.transport,
@@ -167,12 +171,8 @@ export class SmsLeopardClient {
 			chatUrl: settings.chatUrl,
 			contactsUrl: settings.contactsUrl,
 			timeoutMs: settings.timeoutMs,
-			requestsPerSecond: settings.requestsPerSecond,
-			parallelCalls: settings.parallelCalls,
 			retry: { ...DEFAULT_RETRY, ...options.retry },
-			pacer: this.pacerLease?.pacer,
-			now: options.now,
-			waitBriefly: options.waitBriefly,
+			pacer: this.pacerLease?.pacer ?? pacerFor(settings.parallelCalls ?? 1),
 		});
 	}
 

@@ -17,10 +17,10 @@ export function preciseNow(): number {
 const NEVER_NOTIFIED = new Int32Array(new SharedArrayBuffer(4));
 
 /**
- * Waits `ms` (a fraction of a millisecond, at most `maxMs`) without a timer, holding the process:
- * a timer lasts a millisecond or more, and ends by the coarse clock libuv reads, sometimes a
- * fraction early. Used by the pacer only for the last fraction before a start under Max Requests per
- * Second (pacing.ts, BRIEF_WAIT_MAX_MS); the process sleeps in the kernel meanwhile, using no CPU.
+ * Waits `ms` (a fraction of a millisecond, at most BRIEF_WAIT_MAX_MS) without a timer, holding the
+ * process: a timer lasts a millisecond or more, and ends by the coarse clock libuv reads, sometimes
+ * a fraction early. Used by the pacer only for the last fraction before a start under Max Requests
+ * per Second (pacing.ts); the process sleeps in the kernel meanwhile, using no CPU.
  */
 export function waitInPlace(ms: number): void {
 	const wait = Math.min(ms, BRIEF_WAIT_MAX_MS);
