@@ -52,25 +52,25 @@ export class N8nRest {
 		});
 	}
 
-	/** Saves the workflow and activates (publishes) its current version, as the editor's toggle. */
 	/** Saves a workflow without activating it; its id. */
 	async saveWorkflow(json: WorkflowJson): Promise<string> {
-		const saved = await this.call<{ id: string }>('POST', '/rest/workflows', {
-			...json,
-			active: false,
-		});
-		return saved.id;
+		return (await this.save(json)).id;
 	}
 
+	/** Saves the workflow and activates (publishes) its current version, as the editor's toggle. */
 	async activateWorkflow(json: WorkflowJson): Promise<string> {
-		const saved = await this.call<{ id: string; versionId: string }>('POST', '/rest/workflows', {
-			...json,
-			active: false,
-		});
+		const saved = await this.save(json);
 		await this.call('POST', `/rest/workflows/${saved.id}/activate`, {
 			versionId: saved.versionId,
 		});
 		return saved.id;
+	}
+
+	private async save(json: WorkflowJson): Promise<{ id: string; versionId: string }> {
+		return await this.call<{ id: string; versionId: string }>('POST', '/rest/workflows', {
+			...json,
+			active: false,
+		});
 	}
 
 	/** The node types the editor loads (its nodes panel, an AI Agent's Tool picker). */
