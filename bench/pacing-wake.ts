@@ -16,18 +16,13 @@ import type { AddressInfo } from 'net';
 
 import { Pacer } from '../nodes/SmsLeopard/client/pacing';
 import { preciseNow, waitInPlace } from '../nodes/SmsLeopard/client/precise-clock';
-import { median, repeatsFromEnv } from './measure';
+import { repeatsFromEnv } from './measure';
+import { compare, showSpread, spread } from './spread';
 
 const RATE = 245;
 const RUN_MS = 4000;
 const IN_FLIGHT = 20;
 const burnMs = Number(process.env.BENCH_WAKE_BURN_MS ?? 0.1);
-
-/** "median (min–max)" of `values`, to one decimal. */
-function spreadOf(values: number[]): string {
-	const text = (value: number) => value.toFixed(1);
-	return `${text(median(values))} (${text(Math.min(...values))}–${text(Math.max(...values))})`;
-}
 
 const sleep = async (ms: number) => await new Promise<void>((resolve) => setTimeout(resolve, ms));
 
@@ -107,13 +102,20 @@ async function main(): Promise<void> {
 	console.log(
 		`Max Requests per Second ${RATE}, side load ${IN_FLIGHT} in flight at 20 ms, ${burnMs} ms of CPU per answer, ${repeats} runs of ${RUN_MS / 1000} s each:`,
 	);
+	const rates = {
+		timers: spread(results.timers.map((result) => result.rate)),
+		inPlace: spread(results.inPlace.map((result) => result.rate)),
+	};
 	for (const [name, runs] of Object.entries(results)) {
-		const rate = spreadOf(runs.map((result) => result.rate));
-		const held = spreadOf(runs.map((result) => result.heldMsPerS));
+		const held = spread(runs.map((result) => result.heldMsPerS));
 		console.log(
-			`  ${name === 'timers' ? 'timers alone       ' : 'last fraction held '}: ${rate} starts a second; process held ${held} ms a second`,
+			`  ${name === 'timers' ? 'timers alone       ' : 'last fraction held '}: ${showSpread(rates[name as keyof typeof rates], 1)} starts a second; process held ${showSpread(held, 1)} ms a second`,
 		);
 	}
+	// Overlapping ranges are reported as no measurable difference, never as a win.
+	console.log(
+		`  timers alone against the wait in place: ${compare(rates.timers, rates.inPlace, 'starts a second', 1)}`,
+	);
 }
 
 void main();
