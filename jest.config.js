@@ -5,6 +5,7 @@ const { cpus } = require('os');
 
 module.exports = {
 	preset: 'ts-jest',
+	reporters: require('./test/harness/jest-reporters'),
 	// Two files at a time even on 2 cores, where jest's default (cores - 1) runs one: the slowest
 	// files mostly wait (the sandbox's latency, Retry-After, timeouts), so on the 2-core machine the
 	// suite took 159 s with two workers and 328 s with one, for 139 s of CPU either way (2026-11-27).

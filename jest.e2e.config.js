@@ -3,6 +3,7 @@
 // `npm run e2e:install` (cached in .cache/n8n). `npm run test:e2e` does both.
 module.exports = {
 	preset: 'ts-jest',
+	reporters: require('./test/harness/jest-reporters'),
 	testEnvironment: 'node',
 	roots: ['<rootDir>/test/e2e'],
 	testMatch: ['**/*.e2e.test.ts'],

@@ -3,6 +3,7 @@
 // Screenshots of every step go to test-artifacts/editor/ (git-ignored).
 module.exports = {
 	preset: 'ts-jest',
+	reporters: require('./test/harness/jest-reporters'),
 	testEnvironment: 'node',
 	roots: ['<rootDir>/test/editor'],
 	testMatch: ['**/*.editor.test.ts'],

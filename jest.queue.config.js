@@ -2,6 +2,7 @@
 // triggered over HTTP against the sandbox. `npm run test:queue` installs n8n first (cached).
 module.exports = {
 	preset: 'ts-jest',
+	reporters: require('./test/harness/jest-reporters'),
 	testEnvironment: 'node',
 	roots: ['<rootDir>/test/queue'],
 	testMatch: ['**/*.queue.test.ts'],

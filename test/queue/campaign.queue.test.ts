@@ -31,6 +31,7 @@ import {
 } from './campaign/campaign-kit';
 import { code, node, webhook, workflow } from '../e2e/workflows/build';
 import { killGroup } from './cluster/services';
+import { itShowingLogs } from './cluster/show-logs-on-failure';
 import { QUEUE_N8N_VERSION, type QueueCluster, startQueueCluster } from './cluster/queue-cluster';
 
 /** The test's speed: each worker paces its batch at this many sends a second (the example: 45). */
@@ -39,6 +40,8 @@ const PER_WORKER_PER_SECOND = 150;
 let tarball: string;
 let sandbox: Sandbox;
 let cluster: QueueCluster;
+// Each test, when it fails, shows the end of n8n's logs (300 s: jest.queue.config.js's timeout).
+const it = itShowingLogs(() => cluster, 300_000);
 let rest: N8nRest;
 let table: CampaignTable;
 let lists: Awaited<ReturnType<typeof startListServer>>;
