@@ -17,6 +17,8 @@
  *   BENCH_WORKER_ENV         a JSON object added to every worker's environment instead of the README's
  *                            recommended memory settings (RECOMMENDED_WORKER_ENV); '{}' runs the
  *                            workers with n8n's defaults; the results' conditions name it
+ *   BENCH_KEEP_BATCHES=1     the batch workflow keeps its successful executions (as shipped it keeps
+ *                            none), so the results show what each one writes (keptExecutionData)
  */
 import { execFileSync } from 'child_process';
 import { cpus, loadavg, totalmem } from 'os';
@@ -56,6 +58,7 @@ const CASES: CaseSpec[] = [
 		shape: 'campaign',
 		sender: 'node',
 		workers: 2,
+		again: true,
 	},
 	{
 		name: 'oneExecutionTemplate',
@@ -88,6 +91,7 @@ const CASES: CaseSpec[] = [
 		shape: 'campaign',
 		sender: 'http',
 		workers: 2,
+		again: true,
 	},
 	{
 		name: 'killRerun',
@@ -156,6 +160,7 @@ function workerEnvOverride(): Record<string, string> | undefined {
 }
 
 const workerEnv = (): Record<string, string> => workerEnvOverride() ?? RECOMMENDED_WORKER_ENV;
+const keepBatches = (): boolean => process.env.BENCH_KEEP_BATCHES === '1';
 
 function currentCommit(): string {
 	try {
@@ -192,6 +197,7 @@ async function main(): Promise<void> {
 			itemsInParallel: itemsInParallel(),
 			rpsPerProcess: rpsPerWorker(),
 			workerEnv: workerEnv(),
+			keepBatches: keepBatches(),
 			log,
 		};
 		for (let repeat = 1; repeat <= repeats; repeat++) {
@@ -235,6 +241,7 @@ async function main(): Promise<void> {
 			Object.keys(workerEnv()).length === 0
 				? "none (n8n's defaults)"
 				: `${JSON.stringify(workerEnv())}${workerEnvOverride() === undefined ? " (the README's recommendation)" : ''}`,
+		...(keepBatches() ? { batchExecutions: 'kept (BENCH_KEEP_BATCHES=1)' } : {}),
 		repeats,
 	};
 	printCampaignTable(cases, runs, failures, conditions);
@@ -243,7 +250,8 @@ async function main(): Promise<void> {
 		cases.length !== CASES.length ||
 		itemsInParallel() !== undefined ||
 		rpsPerWorker() !== undefined ||
-		workerEnvOverride() !== undefined;
+		workerEnvOverride() !== undefined ||
+		keepBatches();
 	const file = narrowed ? SUBSET_RESULTS : RESULTS;
 	writeJson(file, {
 		generatedAt: new Date().toISOString(),

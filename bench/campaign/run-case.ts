@@ -20,12 +20,14 @@ import {
 	type Psql,
 	dataTableRows,
 	executionDataBytes,
+	executionDataVacuums,
 	executions,
 	growth,
 	psql,
 	sizes,
 } from './postgres';
 import type { RecipientsServer } from './recipients-server';
+import { type SecondCampaign, runSecondCampaign } from './second-campaign';
 import {
 	shippedBatchPath,
 	SHIPPED_CAMPAIGN_PATH,
@@ -60,6 +62,11 @@ export interface CaseSpec {
 	sender: Sender;
 	workers: number;
 	kill?: boolean;
+	/**
+	 * Runs the campaign a second time on the same database once Postgres vacuumed (see
+	 * second-campaign.ts): its growth is the steady one.
+	 */
+	again?: boolean;
 }
 
 export interface Shared {
@@ -74,6 +81,8 @@ export interface Shared {
 	rpsPerProcess?: number;
 	/** Added to every worker's environment (BENCH_WORKER_ENV), when set. */
 	workerEnv?: Record<string, string>;
+	/** The batch workflow keeps its successful executions (BENCH_KEEP_BATCHES=1). */
+	keepBatches?: boolean;
 	log(message: string): void;
 }
 
@@ -148,6 +157,7 @@ export interface CaseRun {
 		notSent: number;
 	};
 	kill?: KillOutcome;
+	again?: SecondCampaign;
 }
 
 const tally = (values: string[]) =>
@@ -325,6 +335,7 @@ export async function runCase(spec: CaseSpec, count: number, shared: Shared): Pr
 			perProcessRps:
 				shared.rpsPerProcess ?? Math.floor((LIMIT_PER_SECOND * LIMIT_SHARE) / spec.workers),
 			itemsInParallel: shared.itemsInParallel,
+			keepSuccessful: shared.keepBatches,
 			credential: spec.sender === 'node' ? setup.nodeCredential : setup.basicAuth,
 			chatUrl: server.chatUrl,
 			contactsUrl: server.contactsUrl,
@@ -349,28 +360,30 @@ export async function runCase(spec: CaseSpec, count: number, shared: Shared): Pr
 		}
 		workflowNames[triggerId] = spec.shape === 'campaign' ? 'campaign' : 'one execution';
 		const before = sizes(db);
-		await server.reset({
-			latencyMs: LATENCY_MS,
-			limiter: { model: 'sliding', perSecond: LIMIT_PER_SECOND },
-		});
+		const resetServer = async () =>
+			await server.reset({
+				latencyMs: LATENCY_MS,
+				limiter: { model: 'sliding', perSecond: LIMIT_PER_SECOND },
+			});
+		await resetServer();
 		for (const worker of cluster.workers) sampler.add(worker.name, worker.pid);
 		sampler.add('main', cluster.main.pid);
 		sampler.start();
 		// The shipped campaign reads a CSV list, as from a published sheet; the one execution JSON.
-		const body =
+		const body = (campaign: string) =>
 			spec.shape === 'campaign'
 				? {
-						campaign: 'bench',
+						campaign,
 						recipientsUrl: recipients.urlFor(count, 'csv'),
 						batchWorkflowUrl: `${cluster.mainUrl}/webhook/${shippedBatchPath(spec.kind)}`,
 					}
 				: { recipientsUrl: recipients.urlFor(count) };
 		/** The campaign answers with its plan once every batch is queued (the one execution at once). */
-		const startCampaign = async (): Promise<string> => {
+		const startCampaign = async (campaign = 'bench'): Promise<string> => {
 			const answer = await fetch(`${cluster.mainUrl}/webhook/${triggerPath}`, {
 				method: 'POST',
 				headers: { 'content-type': 'application/json' },
-				body: JSON.stringify(body),
+				body: JSON.stringify(body(campaign)),
 			});
 			const text = await answer.text();
 			if (!answer.ok) throw new Error(`POST ${triggerPath}: HTTP ${answer.status} ${text}`);
@@ -409,6 +422,7 @@ export async function runCase(spec: CaseSpec, count: number, shared: Shared): Pr
 		const victimPid = killedAt === undefined ? undefined : cluster.workers[0].pid;
 		const dead = () => deadWorker(allWorkers, victimPid);
 		await settle(db, waitFor, postedAt, deadline, killedAt, dead);
+		const vacuumsAtEnd = executionDataVacuums(db);
 		let stats: ReplyStats = await server.stats();
 		// The end: the last execution n8n kept, the last record written (the batch workflow keeps no
 		// successful execution), the last send answered.
@@ -486,6 +500,32 @@ export async function runCase(spec: CaseSpec, count: number, shared: Shared): Pr
 		const triggerRanOn = kept.length
 			? kept.map((row) => workerOf.get(String(row.id)) ?? '?')
 			: [workerOf.get(String(first)) ?? '?'];
+		const keptExecutionData = Object.fromEntries(
+			Object.entries(executionDataBytes(db)).map(([id, bytes]) => [workflowNames[id] ?? id, bytes]),
+		);
+		const again = spec.again
+			? await runSecondCampaign({
+					db,
+					server,
+					vacuumsAtEnd,
+					firstEnd: after,
+					count,
+					resetServer: resetServer,
+					start: startCampaign,
+					settle: async (since) =>
+						await settle(
+							db,
+							undefined,
+							since,
+							since + Math.max(300_000, 4 * idealS * 1000),
+							undefined,
+							dead,
+						),
+					log: (message) => log(`${spec.label}: ${message}`),
+				})
+			: undefined;
+		if (again && (again.notSent > 0 || again.doubled > 0))
+			problems.push(`second campaign: ${again.notSent} not sent, ${again.doubled} twice`);
 		const wallS = (endedAt - postedAt) / 1000;
 		const sendSpanS =
 			stats.receivedAt.length > 1
@@ -525,16 +565,12 @@ export async function runCase(spec: CaseSpec, count: number, shared: Shared): Pr
 				...grown,
 				beforeBytes: before.databaseBytes,
 				afterBytes: after.databaseBytes,
-				keptExecutionData: Object.fromEntries(
-					Object.entries(executionDataBytes(db)).map(([id, bytes]) => [
-						workflowNames[id] ?? id,
-						bytes,
-					]),
-				),
+				keptExecutionData,
 			},
 			executionStatus: status,
 			records,
 			kill,
+			again,
 		};
 	} catch (error) {
 		sampler.stop();

@@ -53,6 +53,12 @@ export function shippedBatch(settings: SenderSettings): WorkflowJson {
 		requestsPerSecond: settings.perProcessRps,
 		...(settings.itemsInParallel ? { concurrency: settings.itemsInParallel } : {}),
 	});
+	if (settings.keepSuccessful) {
+		workflow.settings = {
+			...(workflow.settings as Record<string, unknown>),
+			saveDataSuccessExecution: 'all',
+		};
+	}
 	const send = (workflow.nodes as Node[]).find((entry) => entry.type === NODE_TYPE);
 	if (!send) throw new Error(`${file}: no SMSLeopard node`);
 	return settings.sender === 'node' ? workflow : withHttpSender(workflow, send, settings);

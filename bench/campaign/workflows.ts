@@ -22,6 +22,8 @@ export interface SenderSettings {
 	perProcessRps: number;
 	/** Items in Parallel instead of the shipped batch's (BENCH_ITEMS_IN_PARALLEL). */
 	itemsInParallel?: number;
+	/** The batch keeps its successful executions (as shipped it keeps none). */
+	keepSuccessful?: boolean;
 	/** This node's credential (the reply server's hosts), or the HTTP Request node's Basic Auth. */
 	credential: Credential;
 	/** The reply server's hosts, for the HTTP Request node's URLs. */
