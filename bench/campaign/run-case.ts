@@ -421,6 +421,16 @@ export async function runCase(spec: CaseSpec, count: number, shared: Shared): Pr
 		const waitFor = spec.shape === 'campaign' ? undefined : triggerId;
 		const victimPid = killedAt === undefined ? undefined : cluster.workers[0].pid;
 		const dead = () => deadWorker(allWorkers, victimPid);
+		/** A campaign run again (the rerun, the second campaign): every execution since `since` ended. */
+		const settleCampaignFrom = async (since: number, deadBefore?: number) =>
+			await settle(
+				db,
+				undefined,
+				since,
+				since + Math.max(300_000, 4 * idealS * 1000),
+				deadBefore,
+				dead,
+			);
 		await settle(db, waitFor, postedAt, deadline, killedAt, dead);
 		const vacuumsAtEnd = executionDataVacuums(db);
 		let stats: ReplyStats = await server.stats();
@@ -441,14 +451,7 @@ export async function runCase(spec: CaseSpec, count: number, shared: Shared): Pr
 			const batchesBefore = executions(db).length;
 			const rerunPlan = await startCampaign();
 			log(`${spec.label}: the rerun answered ${rerunPlan.slice(0, 600)}`);
-			await settle(
-				db,
-				undefined,
-				rerunAt,
-				rerunAt + Math.max(300_000, 4 * idealS * 1000),
-				killedAt,
-				dead,
-			);
+			await settleCampaignFrom(rerunAt, killedAt);
 			stats = await server.stats();
 			const records = readRecords(db, setup.dataTableId);
 			const maybe = new Set<string>();
@@ -510,17 +513,9 @@ export async function runCase(spec: CaseSpec, count: number, shared: Shared): Pr
 					vacuumsAtEnd,
 					firstEnd: after,
 					count,
-					resetServer: resetServer,
+					resetServer,
 					start: startCampaign,
-					settle: async (since) =>
-						await settle(
-							db,
-							undefined,
-							since,
-							since + Math.max(300_000, 4 * idealS * 1000),
-							undefined,
-							dead,
-						),
+					settle: async (since) => await settleCampaignFrom(since),
 					log: (message) => log(`${spec.label}: ${message}`),
 				})
 			: undefined;
