@@ -9,6 +9,7 @@ module.exports = {
 	transform: {
 		'^.+\\.ts$': ['ts-jest', { diagnostics: false }],
 	},
+	// test/queue/cluster/show-logs-on-failure.ts ends a test 15 s before it, with n8n's logs.
 	testTimeout: 300000,
 	maxWorkers: 1,
 };

@@ -122,22 +122,22 @@ export function executionDataBytes(db: Psql): Record<string, number> {
 	return result;
 }
 
-/**
- * How many times Postgres has vacuumed n8n's execution_data and, apart, its TOAST table, where an
- * execution's data itself lies (a few hundred kilobytes per batch execution, in 2 KB chunks).
- */
-export function executionDataVacuums(db: Psql): { table: number; toast: number } {
-	const [[table, toast]] = db.rows(
-		`SELECT (SELECT autovacuum_count + vacuum_count FROM pg_stat_all_tables WHERE relid = 'execution_data'::regclass), (SELECT autovacuum_count + vacuum_count FROM pg_stat_all_tables WHERE relid = (SELECT reltoastrelid FROM pg_class WHERE oid = 'execution_data'::regclass));`,
+/** execution_data's TOAST table, where an execution's data itself lies (in 2 KB chunks). */
+const EXECUTION_DATA_TOAST = `(SELECT reltoastrelid FROM pg_class WHERE oid = 'execution_data'::regclass)`;
+
+/** How many times Postgres has vacuumed execution_data's TOAST table. */
+export function executionDataToastVacuums(db: Psql): number {
+	const [[count]] = db.rows(
+		`SELECT autovacuum_count + vacuum_count FROM pg_stat_all_tables WHERE relid = ${EXECUTION_DATA_TOAST};`,
 	);
-	return { table: Number(table), toast: Number(toast) };
+	return Number(count);
 }
 
 /** execution_data's and its TOAST table's live and dead rows and last autovacuum, for the log. */
 export function executionDataDeadRows(db: Psql): string {
 	return db
 		.rows(
-			`SELECT relname, n_live_tup, n_dead_tup, COALESCE(last_autovacuum::text, 'never') FROM pg_stat_all_tables WHERE relid IN ('execution_data'::regclass, (SELECT reltoastrelid FROM pg_class WHERE oid = 'execution_data'::regclass));`,
+			`SELECT relname, n_live_tup, n_dead_tup, COALESCE(last_autovacuum::text, 'never') FROM pg_stat_all_tables WHERE relid IN ('execution_data'::regclass, ${EXECUTION_DATA_TOAST});`,
 		)
 		.map(
 			([name, live, dead, last]) => `${name}: ${live} live, ${dead} dead, last autovacuum ${last}`,

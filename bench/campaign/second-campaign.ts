@@ -20,7 +20,7 @@ import {
 	type Psql,
 	type Sizes,
 	executionDataDeadRows,
-	executionDataVacuums,
+	executionDataToastVacuums,
 	growth,
 	sizes,
 } from './postgres';
@@ -48,14 +48,10 @@ export interface SecondCampaign {
  * (bounded). The table itself holds a small row per execution: with fewer than 50 deleted (a
  * campaign of under 50,000) autovacuum leaves it alone, by its own threshold.
  */
-async function waitForVacuum(
-	db: Psql,
-	since: { table: number; toast: number },
-): Promise<number | undefined> {
+async function waitForVacuum(db: Psql, since: number): Promise<number | undefined> {
 	const started = Date.now();
 	while (Date.now() - started < VACUUM_WAIT_MS) {
-		const now = executionDataVacuums(db);
-		if (now.toast > since.toast) return (Date.now() - started) / 1000;
+		if (executionDataToastVacuums(db) > since) return (Date.now() - started) / 1000;
 		await new Promise((resolve) => setTimeout(resolve, POLL_MS));
 	}
 	return undefined;
@@ -68,7 +64,8 @@ async function waitForVacuum(
 export async function runSecondCampaign(options: {
 	db: Psql;
 	server: ReplyServer;
-	vacuumsAtEnd: { table: number; toast: number };
+	/** executionDataToastVacuums when the first campaign settled. */
+	vacuumsAtEnd: number;
 	/** The database's sizes when the first campaign ended. */
 	firstEnd: Sizes;
 	count: number;

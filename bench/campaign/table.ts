@@ -4,6 +4,7 @@
  */
 import { type Section, goal, printSection } from '../report';
 import { showSpread, spread } from '../spread';
+import type { Growth } from './postgres';
 import { LIMIT_PER_SECOND, type CaseRun, type CaseSpec } from './run-case';
 
 /** Issue 45's goals. */
@@ -25,8 +26,28 @@ const workerPeaks = (run: CaseRun): string =>
 
 type Per1000 = (bytes: number) => number;
 
+/** "X KB (execution tables Y, <record> Z)" per 1,000 over the runs, for the growth `of` each run. */
+function growthText(
+	list: CaseRun[],
+	per1000: Per1000,
+	of: (run: CaseRun) => Growth | undefined,
+	record: string,
+): string {
+	const part = (pick: (grown: Growth) => number) =>
+		showSpread(
+			spread(
+				list.map((run) => {
+					const grown = of(run);
+					return grown ? per1000(pick(grown)) : Number.NaN;
+				}),
+			),
+			1,
+		);
+	return `${part((grown) => grown.databaseBytes)} KB (execution tables ${part((grown) => grown.executionData + grown.executionOther)}, ${record} ${part((grown) => grown.dataTables)})`;
+}
+
 const firstGrowth = (list: CaseRun[], per1000: Per1000) =>
-	`${showSpread(spread(list.map((run) => per1000(run.pg.databaseBytes))), 1)} KB (execution tables ${showSpread(spread(list.map((run) => per1000(run.pg.executionData + run.pg.executionOther))), 1)}, the campaign's record ${showSpread(spread(list.map((run) => per1000(run.pg.dataTables))), 1)})`;
+	growthText(list, per1000, (run) => run.pg, "the campaign's record");
 
 /** The growth goal on the case's one campaign, on a new database. */
 function firstGrowthGoal(spec: CaseSpec, list: CaseRun[], per1000: Per1000) {
@@ -46,7 +67,7 @@ function steadyGrowthGoal(spec: CaseSpec, list: CaseRun[], per1000: Per1000) {
 	const grown = (run: CaseRun) => per1000(run.again?.growth.databaseBytes ?? Number.NaN);
 	return goal(
 		`${spec.label}: Postgres growth ≤ ${PG_KB_PER_1000_GOAL} KB per 1,000 recipients, per campaign once the database ran one (the same campaign run again once Postgres vacuumed; from the size when the first ended to the size when the second did)`,
-		`${showSpread(spread(list.map(grown)), 1)} KB (execution tables ${showSpread(spread(list.map((run) => per1000((run.again?.growth.executionData ?? Number.NaN) + (run.again?.growth.executionOther ?? 0)))), 1)}, its record ${showSpread(spread(list.map((run) => per1000(run.again?.growth.dataTables ?? Number.NaN))), 1)}; vacuumed after ${second.map((again) => (again?.vacuumWaitS === undefined ? 'not seen' : `${again.vacuumWaitS.toFixed(0)} s`)).join(', ')}; ${second.map((again) => `${again?.notSent ?? '?'} not sent, ${again?.doubled ?? '?'} twice`).join(', ')}). The first campaign, on a new database: ${firstGrowth(list, per1000)}`,
+		`${growthText(list, per1000, (run) => run.again?.growth, 'its record')}; vacuumed after ${second.map((again) => (again?.vacuumWaitS === undefined ? 'not seen' : `${again.vacuumWaitS.toFixed(0)} s`)).join(', ')}; ${second.map((again) => `${again?.notSent ?? '?'} not sent, ${again?.doubled ?? '?'} twice`).join(', ')}. The first campaign, on a new database: ${firstGrowth(list, per1000)}`,
 		list.every((run) => grown(run) <= PG_KB_PER_1000_GOAL),
 	);
 }

@@ -40,8 +40,8 @@ const PER_WORKER_PER_SECOND = 150;
 let tarball: string;
 let sandbox: Sandbox;
 let cluster: QueueCluster;
-// Each test, when it fails, shows the end of n8n's logs (300 s: jest.queue.config.js's timeout).
-const it = itShowingLogs(() => cluster, 300_000);
+// Each test, when it fails, shows the end of n8n's logs.
+const it = itShowingLogs(() => cluster);
 let rest: N8nRest;
 let table: CampaignTable;
 let lists: Awaited<ReturnType<typeof startListServer>>;

@@ -28,8 +28,8 @@ const WRONG_SECRET_VALUE = 'wrong-secret-must-never-show-9931';
 let tarball: string;
 let sandbox: Sandbox;
 let cluster: QueueCluster;
-// Each test, when it fails, shows the end of n8n's logs (300 s: jest.queue.config.js's timeout).
-const it = itShowingLogs(() => cluster, 300_000);
+// Each test, when it fails, shows the end of n8n's logs.
+const it = itShowingLogs(() => cluster);
 let rest: N8nRest;
 let good: { id: string; name: string };
 let wrong: { id: string; name: string };

@@ -6,12 +6,10 @@
  * test or why. The logs are n8n's own: no credential shows in them (the wrong-secret queue test
  * checks that).
  */
+import type { QueueCluster } from './queue-cluster';
 import { tail } from './services';
 
-interface LogSource {
-	main: { name: string; log: string };
-	workers: Array<{ name: string; log: string }>;
-}
+type LogSource = Pick<QueueCluster, 'main' | 'workers'>;
 
 type TestFn = () => Promise<unknown> | unknown;
 
@@ -20,6 +18,8 @@ const LINES = 25;
 const LINE_CHARS = 400;
 /** Ends a test this long before jest's own timeout would, so the logs can still be read. */
 const MARGIN_MS = 15_000;
+/** jest.queue.config.js's testTimeout, for a test that gives none of its own. */
+const QUEUE_TEST_TIMEOUT_MS = 300_000;
 
 function logTails(cluster: LogSource | undefined): string {
 	if (!cluster) return '(no cluster started)';
@@ -59,10 +59,13 @@ function withLogs(
 }
 
 /**
- * `it` and `it.each` as jest has them, each test wrapped as above. `timeoutMs` is the suite's
- * jest timeout (jest.queue.config.js), unless the test gives its own.
+ * `it` and `it.each` as jest has them, each test wrapped as above. `timeoutMs`: the suite's jest
+ * timeout, unless a test gives its own.
  */
-export function itShowingLogs(cluster: () => LogSource | undefined, timeoutMs: number) {
+export function itShowingLogs(
+	cluster: () => LogSource | undefined,
+	timeoutMs = QUEUE_TEST_TIMEOUT_MS,
+) {
 	const wrapped = (name: string, fn: TestFn, timeout?: number) =>
 		it(name, withLogs(cluster, fn, timeout ?? timeoutMs), timeout);
 	wrapped.each =
