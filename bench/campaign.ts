@@ -41,6 +41,7 @@ import { repeatsFromEnv } from './measure';
 import { type ReplyServer, startReplyServer } from './reply-server';
 import { logSince, selectedByBenchOnly } from './run-options';
 import { writeJson } from './report';
+import { CAMPAIGN_WORKER_ENV } from '../test/queue/cluster/campaign-workers';
 
 const CASES: CaseSpec[] = [
 	{
@@ -137,11 +138,8 @@ const itemsInParallel = () => wholeFromEnv('BENCH_ITEMS_IN_PARALLEL', 200);
 // 0: no Max Requests per Second at all, the node finding the limit by its 429s.
 const rpsPerWorker = () => wholeFromEnv('BENCH_RPS_PER_WORKER', 10_000, 0);
 
-/** The workers' memory settings the README recommends for campaigns ("Memory per worker"). */
-const RECOMMENDED_WORKER_ENV: Record<string, string> = {
-	NODE_OPTIONS: '--max-old-space-size=256',
-	N8N_RUNNERS_MAX_OLD_SPACE_SIZE: '128',
-};
+/** The workers' memory settings the docs recommend for campaigns. */
+const RECOMMENDED_WORKER_ENV: Record<string, string> = { ...CAMPAIGN_WORKER_ENV };
 
 /** BENCH_WORKER_ENV: a JSON object of strings, or undefined when unset (the recommended settings). */
 function workerEnvOverride(): Record<string, string> | undefined {

@@ -4,6 +4,7 @@
  * Fresh per case, so a worker's peak memory and the database's growth are that case's alone.
  */
 import { N8nRest, type WorkflowJson } from '../../test/e2e/harness';
+import { CAMPAIGN_WORKER_CONCURRENCY } from '../../test/queue/cluster/campaign-workers';
 import { type QueueCluster, startQueueCluster } from '../../test/queue/cluster/queue-cluster';
 import type { ReplyServer } from '../reply-server';
 import { createCampaignTable } from '../../test/queue/campaign/campaign-kit';
@@ -36,7 +37,7 @@ export async function startCaseCluster(
 		packageTarball: choice.tarball,
 		workers: choice.workers,
 		// The campaign's design: one execution (one batch) at a time per worker.
-		workerConcurrency: 1,
+		workerConcurrency: CAMPAIGN_WORKER_CONCURRENCY,
 		workerEnv: choice.workerEnv,
 		env: {
 			...(choice.quickStallCheck

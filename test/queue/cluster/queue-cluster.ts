@@ -28,6 +28,7 @@ import {
 	tail,
 	waitForPort,
 } from './services';
+import { RUN_MARKER, killMarkedProcesses } from './marked-processes';
 
 /** The n8n the queue suite runs; QUEUE_N8N=<version> runs it on another (as E2E_N8N does for e2e). */
 export const QUEUE_N8N_VERSION = process.env.QUEUE_N8N || '2.8.4';
@@ -83,6 +84,104 @@ export interface QueueState {
 	pids: number[];
 	postgresDataDir: string;
 	userFolders: string[];
+	/** What `npm run queue:worker` needs to start one more worker into this run. */
+	n8nVersion: string;
+	packageTarball: string;
+	workerConcurrency: number;
+	workerEnv: Record<string, string>;
+	workerNames: string[];
+	/** The environment every n8n process shares (the file is 0600: it holds the encryption key). */
+	sharedEnv: Record<string, string>;
+}
+
+/** The environment every n8n process of the run shares, for an operator (mode 0600: it holds the key). */
+export const ENV_FILE = 'n8n.env';
+const STATE_FILE = 'state.json';
+
+/** One line per variable, single-quoted for a shell's `set -a; . n8n.env`. */
+function envFileText(env: Record<string, string>): string {
+	const quote = (value: string) => `'${value.replace(/'/g, `'\\''`)}'`;
+	return Object.entries(env)
+		.map(([key, value]) => `${key}=${quote(value)}`)
+		.join('\n')
+		.concat('\n');
+}
+
+interface SpawnContext {
+	runDir: string;
+	version: string;
+	packageTarball: string;
+	sharedEnv: Record<string, string>;
+	/** Called with each process's stop(), so the caller can stop everything it started. */
+	onStarted(stop: () => void): void;
+}
+
+async function spawnN8n(
+	context: SpawnContext,
+	name: string,
+	args: string[],
+	env: Record<string, string>,
+): Promise<QueueProcess> {
+	const folder = await prepareUserFolder({
+		n8nVersion: context.version,
+		packageTarball: context.packageTarball,
+	});
+	const log = path.join(context.runDir, `${name}.log`);
+	const out = openSync(log, 'a');
+	const child = spawn(folder.n8n.nodeBin, [folder.n8n.n8nBin, ...args], {
+		cwd: folder.root,
+		env: n8nEnv(folder, await freePort(), { ...context.sharedEnv, ...env }),
+		stdio: ['ignore', out, out],
+		detached: true,
+	});
+	child.unref();
+	context.onStarted(() => {
+		killGroup(child.pid);
+		rmSync(folder.root, { recursive: true, force: true });
+	});
+	return { name, pid: child.pid, log, folder, url: '' };
+}
+
+async function startWorker(
+	context: SpawnContext,
+	name: string,
+	concurrency: number,
+	workerEnv: Record<string, string> | undefined,
+): Promise<QueueProcess> {
+	const healthPort = await freePort();
+	const worker = await spawnN8n(context, name, ['worker', `--concurrency=${concurrency}`], {
+		...workerEnv,
+		QUEUE_HEALTH_CHECK_ACTIVE: 'true',
+		QUEUE_HEALTH_CHECK_PORT: String(healthPort),
+		N8N_WORKER_SERVER_ADDRESS: '127.0.0.1',
+	});
+	worker.url = `http://127.0.0.1:${healthPort}`;
+	await waitFor(
+		name,
+		() => workerReady(worker.url),
+		() => isAlive(worker.pid),
+		worker.log,
+	);
+	return worker;
+}
+
+function readState(stateFile: string): QueueState | undefined {
+	try {
+		return JSON.parse(readFileSync(stateFile, 'utf8')) as QueueState;
+	} catch {
+		return undefined;
+	}
+}
+
+/** Records a worker started after the run began, so queue:down stops it and removes its folder. */
+function recordWorker(runDir: string, worker: QueueProcess): void {
+	const stateFile = path.join(runDir, STATE_FILE);
+	const state = readState(stateFile);
+	if (!state) return;
+	if (worker.pid !== undefined) state.pids.push(worker.pid);
+	state.userFolders.push(worker.folder.root);
+	state.workerNames.push(worker.name);
+	writeFileSync(stateFile, JSON.stringify(state, null, 2));
 }
 
 async function waitFor(
@@ -157,37 +256,19 @@ export async function startQueueCluster(options: QueueOptions): Promise<QueueClu
 			OFFLOAD_MANUAL_EXECUTIONS_TO_WORKERS: 'true',
 			N8N_RUNNERS_ENABLED: 'true',
 			N8N_LOG_LEVEL: 'info',
+			[RUN_MARKER]: runDir,
 			...options.env,
 		};
 
-		const spawnN8n = async (
-			name: string,
-			args: string[],
-			env: Record<string, string>,
-		): Promise<QueueProcess> => {
-			const folder = await prepareUserFolder({
-				n8nVersion: version,
-				packageTarball: options.packageTarball,
-			});
-			const log = path.join(runDir, `${name}.log`);
-			const out = openSync(log, 'a');
-			const child = spawn(folder.n8n.nodeBin, [folder.n8n.n8nBin, ...args], {
-				cwd: folder.root,
-				env: n8nEnv(folder, await freePort(), { ...sharedEnv, ...env }),
-				stdio: ['ignore', out, out],
-				detached: true,
-			});
-			child.unref();
-			started.push({
-				stop: () => {
-					killGroup(child.pid);
-					rmSync(folder.root, { recursive: true, force: true });
-				},
-			});
-			return { name, pid: child.pid, log, folder, url: '' };
+		const context: SpawnContext = {
+			runDir,
+			version,
+			packageTarball: options.packageTarball,
+			sharedEnv,
+			onStarted: (stop) => started.push({ stop }),
 		};
 
-		const main = await spawnN8n('main', ['start'], {
+		const main = await spawnN8n(context, 'main', ['start'], {
 			N8N_PORT: String(mainPort),
 			N8N_LISTEN_ADDRESS: '127.0.0.1',
 			N8N_SECURE_COOKIE: 'false',
@@ -202,26 +283,12 @@ export async function startQueueCluster(options: QueueOptions): Promise<QueueClu
 			main.log,
 		);
 
+		const concurrency = options.workerConcurrency ?? 10;
+		let stateWritten = false;
 		const addWorker = async (name: string): Promise<QueueProcess> => {
-			const healthPort = await freePort();
-			const worker = await spawnN8n(
-				name,
-				['worker', `--concurrency=${options.workerConcurrency ?? 10}`],
-				{
-					...options.workerEnv,
-					QUEUE_HEALTH_CHECK_ACTIVE: 'true',
-					QUEUE_HEALTH_CHECK_PORT: String(healthPort),
-					N8N_WORKER_SERVER_ADDRESS: '127.0.0.1',
-				},
-			);
-			worker.url = `http://127.0.0.1:${healthPort}`;
-			await waitFor(
-				name,
-				() => workerReady(worker.url),
-				() => isAlive(worker.pid),
-				worker.log,
-			);
+			const worker = await startWorker(context, name, concurrency, options.workerEnv);
 			processes.push(worker);
+			if (stateWritten) recordWorker(runDir, worker);
 			return worker;
 		};
 		const workers = await Promise.all(
@@ -236,8 +303,16 @@ export async function startQueueCluster(options: QueueOptions): Promise<QueueClu
 			),
 			postgresDataDir: path.join(runDir, 'postgres'),
 			userFolders: processes.map((entry) => entry.folder.root),
+			n8nVersion: version,
+			packageTarball: options.packageTarball,
+			workerConcurrency: concurrency,
+			workerEnv: options.workerEnv ?? {},
+			workerNames: workers.map((worker) => worker.name),
+			sharedEnv,
 		};
-		writeFileSync(path.join(runDir, 'state.json'), JSON.stringify(state, null, 2));
+		writeFileSync(path.join(runDir, STATE_FILE), JSON.stringify(state, null, 2), { mode: 0o600 });
+		writeFileSync(path.join(runDir, ENV_FILE), envFileText(sharedEnv), { mode: 0o600 });
+		stateWritten = true;
 
 		return {
 			runDir,
@@ -264,15 +339,37 @@ export async function startQueueCluster(options: QueueOptions): Promise<QueueClu
 	}
 }
 
-/** queue:down: kills what queue:up recorded and stops its Postgres. */
+/**
+ * npm run queue:worker: one more worker into a running queue:up (a restart after one stopped, or a
+ * third for more throughput), with the run's worker settings, recorded for queue:down.
+ */
+export async function addWorkerToRun(runDir: string, name?: string): Promise<QueueProcess> {
+	const state = readState(path.join(runDir, STATE_FILE));
+	if (!state) throw new Error(`no queue run in ${runDir}: start one with npm run queue:up`);
+	const workerName = name ?? `worker-${state.workerNames.length + 1}`;
+	const context: SpawnContext = {
+		runDir,
+		version: state.n8nVersion,
+		packageTarball: state.packageTarball,
+		sharedEnv: state.sharedEnv,
+		// Left running when this command exits: queue:down stops it from the state file.
+		onStarted: () => undefined,
+	};
+	const worker = await startWorker(context, workerName, state.workerConcurrency, state.workerEnv);
+	recordWorker(runDir, worker);
+	return worker;
+}
+
+/**
+ * queue:down: kills what queue:up and queue:worker recorded and every process marked with the run
+ * (one an operator started by hand from n8n.env too), then stops its Postgres and removes the
+ * user folders, in that order: no n8n is left running on a folder that is gone.
+ */
 export function stopFromState(stateFile: string): QueueState | undefined {
-	let state: QueueState;
-	try {
-		state = JSON.parse(readFileSync(stateFile, 'utf8')) as QueueState;
-	} catch {
-		return undefined;
-	}
+	const state = readState(stateFile);
+	if (!state) return undefined;
 	for (const pid of state.pids) killGroup(pid);
+	killMarkedProcesses(state.runDir);
 	stopPostgres(state.postgresDataDir);
 	for (const folder of state.userFolders) rmSync(folder, { recursive: true, force: true });
 	return state;
