@@ -89,6 +89,14 @@ function problemOf(link: Link): string | undefined {
 	return anchorsOf(full).has(anchor) ? undefined : `${link.file} has no heading #${link.anchor}`;
 }
 
+/** Each link that does not resolve, with where it is and why. */
+function brokenOf(links: Link[]): string[] {
+	return links.flatMap((link) => {
+		const problem = problemOf(link);
+		return problem ? [`${link.where}: ${problem}`] : [];
+	});
+}
+
 function linksOf(document: string): Link[] {
 	const relative = path.relative(ROOT, document);
 	return prose(readFileSync(document, 'utf8')).flatMap((line, index) =>
@@ -148,23 +156,13 @@ describe('links of the documents', () => {
 	});
 
 	it('every relative link and anchor resolves', () => {
-		expect(
-			links.flatMap((link) => {
-				const problem = problemOf(link);
-				return problem ? [`${link.where}: ${problem}`] : [];
-			}),
-		).toEqual([]);
+		expect(brokenOf(links)).toEqual([]);
 	});
 
 	it('every documentation link the nodes and the credential show resolves', () => {
 		const hints = hintLinks();
 		expect(hints.length).toBeGreaterThanOrEqual(3);
-		expect(
-			hints.flatMap((link) => {
-				const problem = problemOf(link);
-				return problem ? [`${link.where}: ${problem}`] : [];
-			}),
-		).toEqual([]);
+		expect(brokenOf(hints)).toEqual([]);
 	});
 
 	it('anchors are GitHub heading slugs', () => {
