@@ -177,6 +177,30 @@ describe('links of the documents', () => {
 	});
 });
 
+describe('the pages', () => {
+	it('each page of docs/ opens with who it is for', () => {
+		const pages = markdownFiles(path.join(ROOT, 'docs')).filter(
+			(file) => !/decisions\/\d{4}-/.test(file),
+		);
+		const opening = (file: string) =>
+			readFileSync(file, 'utf8')
+				.split('\n')
+				.find((line, index) => index > 0 && line.trim() !== '') ?? '';
+		expect(
+			pages
+				.filter((file) => !opening(file).startsWith('For '))
+				.map((file) => path.relative(ROOT, file)),
+		).toEqual([]);
+	});
+
+	it('CHANGELOG.md keeps its top section "## Unreleased" until a release', () => {
+		const sections = readFileSync(path.join(ROOT, 'CHANGELOG.md'), 'utf8')
+			.split('\n')
+			.filter((line) => line.startsWith('## '));
+		expect(sections[0]).toBe('## Unreleased');
+	});
+});
+
 describe('the README', () => {
 	const lines = readFileSync(path.join(ROOT, 'README.md'), 'utf8').split('\n');
 
