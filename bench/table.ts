@@ -1,5 +1,5 @@
 /**
- * `npm run bench:table`: writes the benchmark table of CONTRIBUTING.md (between the bench-table
+ * `npm run bench:table`: writes the benchmark tables of docs/performance.md (between the bench-table
  * markers) from bench/results/latest.json, so the figures shown are the figures measured, with
  * their date, n8n version and commit.
  */
@@ -11,13 +11,13 @@ const RESULTS = path.join(__dirname, 'results/latest.json');
 /** Where the figures go: the whole table for developers, the rate-limit figures for users. */
 const BLOCKS = [
 	{
-		file: path.join(__dirname, '../CONTRIBUTING.md'),
+		file: path.join(__dirname, '../docs/performance.md'),
 		start: '<!-- bench-table:start (npm run bench:table writes this) -->',
 		end: '<!-- bench-table:end -->',
 		render: (results: Results) => renderTable(results),
 	},
 	{
-		file: path.join(__dirname, '../README.md'),
+		file: path.join(__dirname, '../docs/performance.md'),
 		start: '<!-- bench-limits:start (npm run bench:table writes this) -->',
 		end: '<!-- bench-limits:end -->',
 		render: (results: Results) => renderLimitSummary(results),

@@ -1,6 +1,6 @@
 /**
  * n8n settings that change what reaches the node's neighbours or the service, and that n8n 3.0
- * changes (CONTRIBUTING.md, "n8n 3.0: what it changes here"): Always Output Data beside the error
+ * changes (docs/n8n-3.md): Always Output Data beside the error
  * output, and SSRF protection for the node's requests. The packed package in each real n8n version,
  * `n8n execute` against the sandbox; asserted on what the downstream nodes received and on what the
  * sandbox received.

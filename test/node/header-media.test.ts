@@ -19,7 +19,7 @@ const png = Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47]), Buffer.alloc(4
 const sendWithBinary = binaryHeaderSendParameters;
 
 /**
- * Where a binary field's file is (CONTRIBUTING.md, "n8n 3.0: what it changes here"):
+ * Where a binary field's file is (docs/n8n-3.md):
  * - stored, read by its id: `filesystem` mode, n8n's default since 2.0 and kept by 3.0. `database`
  *   and `s3` are read the same way, by id, but n8n-core alone cannot store in `database` mode (its
  *   manager is in the `n8n` package, on n8n's database: test/harness/binary-data.test.ts shows what

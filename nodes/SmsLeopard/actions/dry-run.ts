@@ -13,19 +13,11 @@ import { SmsLeopardValidationError } from '../client';
 import { readNumber } from '../helpers/number-option';
 import { describeValidation } from '../helpers/node-errors';
 import { fieldLabel } from '../helpers/field-labels';
-import type { ItemOutcome } from './operation';
+import type { DryRun, DryRunUnit, ItemOutcome } from './operation';
 
 /** The `outcome` of a dry run's item: the words the output and the totals use. */
 export const WOULD_SEND = 'would send';
 export const WOULD_BE_REFUSED = 'would be refused';
-
-export interface DryRun {
-	on: boolean;
-	/** Per SMS part (Send SMS) or per message (Send Template); undefined when not given. */
-	price?: number;
-}
-
-export type DryRunUnit = 'part' | 'message';
 
 /** What differs between the two units: the price field, and how the switch and price are told. */
 const UNITS: Record<

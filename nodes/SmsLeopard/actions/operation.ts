@@ -1,9 +1,18 @@
 /** What every operation file exports, and what the router hands it. */
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import type { ExecutionState } from '../helpers/execution-state';
-import type { DryRun, DryRunUnit } from './dry-run';
 
 export type { ExecutionState } from '../helpers/execution-state';
+
+/** A run's Dry Run setting: on or off, and the user's price per unit (actions/dry-run.ts reads it). */
+export interface DryRun {
+	on: boolean;
+	/** Per SMS part (Send SMS) or per message (Send Template); undefined when not given. */
+	price?: number;
+}
+
+/** What a dry run's estimated cost counts: SMS parts or template messages. */
+export type DryRunUnit = 'part' | 'message';
 
 /** What became of one input item: its output json(s), or why it failed. */
 export type ItemOutcome = { ok: true; results: IDataObject[] } | { ok: false; error: unknown };

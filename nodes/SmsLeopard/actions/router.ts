@@ -18,19 +18,19 @@ import { KEPT_LISTINGS } from '../helpers/kept-listings';
 import { RunListings } from '../helpers/run-listings';
 import { noteOncePerRun } from '../helpers/run-notes';
 import { withParametersReadOnce } from '../helpers/parameters-once';
-import { type ItemOutcome, type Operation, isBatchOperation } from './operation';
+import {
+	type DryRun,
+	type DryRunUnit,
+	type ItemOutcome,
+	type Operation,
+	isBatchOperation,
+} from './operation';
 import { type OutputShape, readRequestOptions } from './request-options';
 import { keptOfSent, summaryOutput } from './summary-output';
 import { withInputFields } from './include-input-fields';
 import { resources } from './resources';
 import { summariseRun } from './run-summary';
-import {
-	type DryRun,
-	type DryRunUnit,
-	dryRunSummary,
-	readDryRun,
-	refusedInDryRun,
-} from './dry-run';
+import { dryRunSummary, readDryRun, refusedInDryRun } from './dry-run';
 
 export async function route(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 	// Every operation reads its parameters through this context: once per item, or once per run

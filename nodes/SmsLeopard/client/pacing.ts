@@ -68,7 +68,7 @@ export const STALE_LIMIT_FACTOR = 1.1;
  * say) and took 3 to 5 s to pass 1.1 x that share (queue mode on the virtual clock, bench:pacing:
  * 2 s of the 2.3 to 3 s lost per run went in that tail). A pacer alone near the limit is refused
  * every 2 to 4 s anyway. Shorter waits (1.5, 1.75 s) searched into fixed windows often enough to
- * stall them (one process: up to 1.25 x); see CONTRIBUTING, "Queue mode on the virtual clock".
+ * stall them (one process: up to 1.25 x); see docs/performance.md, "Queue mode on the virtual clock".
  */
 export const STALE_AFTER_MS = 2000;
 /** Below the last rate known to pass, climb back by this factor per quiet period. */

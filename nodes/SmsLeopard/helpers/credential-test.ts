@@ -3,8 +3,8 @@
  * the cheapest call that needs the key and secret, the first group on the contacts host.
  *
  * Declared rather than a node method because a method's only HTTP helper is n8n's deprecated
- * `request`, which n8n's lint and package scanner refuse (CONTRIBUTING "n8n's community package
- * checks"). What the node's own rules gave the old method is kept where n8n allows it: plain http://
+ * `request`, which n8n's lint and package scanner refuse (docs/decisions/0001-declarative-
+ * credential-test.md). What the node's own rules gave the old method is kept where n8n allows it: plain http://
  * to another host is refused before anything is sent (by the credential's authenticate, see
  * credential-hosts.ts), a redirect is answered rather than followed, the request is bounded in time,
  * and the answers a person can act on get SMSLeopard's words.

@@ -43,7 +43,8 @@ import { refuseFieldsOfAnotherTemplate } from './fields-of-template';
 import { senderNumberField, templateField } from '../common.fields';
 import type { ExecutionState } from '../../helpers/execution-state';
 import { showOnlyFor } from '../display-options';
-import { type DryRun, WOULD_SEND, dryRunFields, estimatedCost } from '../dry-run';
+import { WOULD_SEND, dryRunFields, estimatedCost } from '../dry-run';
+import type { DryRun } from '../operation';
 import { TEMPLATE_COST_CURRENCY_NOTE } from '../currency-notes';
 import { noteOncePerRun } from '../../helpers/run-notes';
 import { nodeVersion } from '../../helpers/node-version';
@@ -273,7 +274,7 @@ export const description: INodeProperties[] = showOnlyFor(show, [
 		default:
 			'{\n  "components": [\n    {\n      "component_type": "BODY",\n      "fields": [{ "name": "1", "value": "" }]\n    }\n  ]\n}',
 		description:
-			'The component_list of the send request: HEADER, BODY and BUTTONS components with {name, value} fields. Button names may be a placeholder number, or index-targeted names such as button:0 or quick_reply:1 (see the README).',
+			'The component_list of the send request: HEADER, BODY and BUTTONS components with {name, value} fields. Button names may be a placeholder number, or index-targeted names such as button:0 or quick_reply:1 (see https://github.com/n8n-nodes-smsleopard/n8n-nodes-smsleopard/blob/main/docs/send-template.md).',
 		displayOptions: { show: { variablesMode: ['json'] } },
 	},
 	...headerMediaFields,

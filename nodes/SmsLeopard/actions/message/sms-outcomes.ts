@@ -22,8 +22,8 @@ import { settle } from '../../client/settle';
 import { itemLabel, itemsLabel } from '../../helpers/item-label';
 import { itemMayHaveBeenSent } from '../../helpers/send-state';
 import { unpairedAnswer } from './unpaired-answer';
-import type { ItemOutcome } from '../operation';
-import { type DryRun, WOULD_SEND, estimatedCost } from '../dry-run';
+import type { DryRun, ItemOutcome } from '../operation';
+import { WOULD_SEND, estimatedCost } from '../dry-run';
 
 function maybeSent(error: unknown, itemIndexes: number[]): SmsLeopardUnconfirmedError {
 	// In words, not the network code: n8n replaces any message holding a code (ECONNRESET, ...) by
