@@ -3,7 +3,7 @@
  * worker's share of 500) on Node's real timers, in a process that also answers other work the way a
  * queue-mode worker does (20 requests in flight to a loopback server answering in 20 ms, each answer
  * costing BENCH_WAKE_BURN_MS of CPU, default 0.1), with and without the wait in place for the last
- * fraction of a millisecond (client/precise-clock.ts, `waitInPlace`). Each run lasts 4 s; the figures
+ * fraction of a millisecond (client/http/precise-clock.ts, `waitInPlace`). Each run lasts 4 s; the figures
  * are the median (min–max) of BENCH_REPEATS runs (default 5), and the time the process was held per
  * second by the waits in place.
  *
@@ -14,8 +14,8 @@
 import * as http from 'http';
 import type { AddressInfo } from 'net';
 
-import { Pacer } from '../nodes/SmsLeopard/client/pacing';
-import { preciseNow, waitInPlace } from '../nodes/SmsLeopard/client/precise-clock';
+import { Pacer } from '../nodes/SmsLeopard/client/http/pacing';
+import { preciseNow, waitInPlace } from '../nodes/SmsLeopard/client/http/precise-clock';
 import { repeatsFromEnv } from './measure';
 import { compare, showSpread, spread } from './spread';
 

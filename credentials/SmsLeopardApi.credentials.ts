@@ -9,7 +9,7 @@ import {
 	DEFAULT_CHANNEL,
 	DEFAULT_CHAT_URL,
 	DEFAULT_CONTACTS_URL,
-} from '../nodes/SmsLeopard/client/hosts';
+} from '../nodes/SmsLeopard/client/http/hosts';
 import { unsafeCredentialHosts } from '../nodes/SmsLeopard/helpers/credential-hosts';
 import {
 	CREDENTIAL_TEST_TIMEOUT_MS,

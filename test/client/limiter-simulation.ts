@@ -1,11 +1,11 @@
 // Runs the client's real ApiCaller (pacer and retries) against a sandbox limiter model on a virtual
 // clock: thousands of sends in milliseconds, the same result every run, no wall-clock assertions.
 import { z } from 'zod';
-import { ApiCaller } from '../../nodes/SmsLeopard/client/api-caller';
-import { AccountPacers } from '../../nodes/SmsLeopard/client/account-pacers';
-import { Pacer } from '../../nodes/SmsLeopard/client/pacing';
-import { DEFAULT_RETRY } from '../../nodes/SmsLeopard/client/retry';
-import type { Transport } from '../../nodes/SmsLeopard/client/transport';
+import { ApiCaller } from '../../nodes/SmsLeopard/client/http/api-caller';
+import { AccountPacers } from '../../nodes/SmsLeopard/client/http/account-pacers';
+import { Pacer } from '../../nodes/SmsLeopard/client/http/pacing';
+import { DEFAULT_RETRY } from '../../nodes/SmsLeopard/client/http/retry';
+import type { Transport } from '../../nodes/SmsLeopard/client/http/transport';
 import { Limiter, type LimiterSettings } from '../sandbox/limiters';
 import { mulberry32 } from '../sandbox/faults';
 

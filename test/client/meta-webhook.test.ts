@@ -1,5 +1,5 @@
 /**
- * Meta's WhatsApp webhook family read into stable fields (client/meta-webhook.ts): each message
+ * Meta's WhatsApp webhook family read into stable fields (client/inbound/meta-webhook.ts): each message
  * type and a status with its errors, conversation and pricing (the cases in meta-family.ts), and the
  * same field set on every event of a kind, null where the post had nothing.
  */

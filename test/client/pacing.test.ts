@@ -7,7 +7,7 @@ import {
 	QUIET_MS,
 	SHARED_PAUSE_MS,
 	STALE_AFTER_MS,
-} from '../../nodes/SmsLeopard/client/pacing';
+} from '../../nodes/SmsLeopard/client/http/pacing';
 import { mulberry32 } from '../sandbox/faults';
 import { Limiter } from '../sandbox/limiters';
 import { VirtualClock } from './limiter-simulation';

@@ -1,5 +1,5 @@
 /**
- * The send answers' plain readers (client/plain-answer.ts) give exactly what their zod schemas give,
+ * The send answers' plain readers (client/http/plain-answer.ts) give exactly what their zod schemas give,
  * for any answer they take, and they take the answers the service gives: a send answer is read once
  * per send, so these readers are the hot path, and the schemas stay the definition.
  */
@@ -9,8 +9,8 @@ import type { ZodTypeAny } from 'zod';
 import {
 	readSendTemplateAnswer,
 	sendTemplateResponseSchema,
-} from '../../nodes/SmsLeopard/client/messages';
-import { readSendSmsAnswer, sendSmsResponseSchema } from '../../nodes/SmsLeopard/client/sms';
+} from '../../nodes/SmsLeopard/client/whatsapp/messages';
+import { readSendSmsAnswer, sendSmsResponseSchema } from '../../nodes/SmsLeopard/client/sms/sms';
 import { SENDERS, TEMPLATES } from '../sandbox';
 import { type SandboxClient, startSandboxClient } from '../support/sandbox-client';
 

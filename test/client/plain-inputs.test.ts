@@ -8,12 +8,12 @@ import fc from 'fast-check';
 import {
 	readTemplateVariablesPlainly,
 	templateVariablesSchema,
-} from '../../nodes/SmsLeopard/client/components';
+} from '../../nodes/SmsLeopard/client/whatsapp/components';
 import {
 	buildSendTemplateBody,
 	readSendTemplateInputPlainly,
 	sendTemplateInput,
-} from '../../nodes/SmsLeopard/client/messages';
+} from '../../nodes/SmsLeopard/client/whatsapp/messages';
 
 /** Fields holding undefined dropped, all the way down: zod keeps a given-but-undefined field. */
 function definedOnly(value: unknown): unknown {

@@ -1,10 +1,10 @@
 /**
- * The clock pacing uses inside n8n (client/precise-clock.ts). Under Max Requests per Second each
+ * The clock pacing uses inside n8n (client/http/precise-clock.ts). Under Max Requests per Second each
  * start waits for the previous one plus the interval, so time lost to a whole-millisecond clock is
  * never made up: at 245 a second, 195 went out with Date.now.
  */
-import { BRIEF_WAIT_MAX_MS, Pacer } from '../../nodes/SmsLeopard/client/pacing';
-import { preciseNow, waitInPlace } from '../../nodes/SmsLeopard/client/precise-clock';
+import { BRIEF_WAIT_MAX_MS, Pacer } from '../../nodes/SmsLeopard/client/http/pacing';
+import { preciseNow, waitInPlace } from '../../nodes/SmsLeopard/client/http/precise-clock';
 import { mulberry32 } from '../sandbox/faults';
 
 /**

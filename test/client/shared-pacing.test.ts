@@ -2,8 +2,8 @@
 // (account-pacers.ts). On a virtual clock against every sandbox limiter model, the same code as in
 // n8n: 10 executions of 200 sends each, 10 in parallel each, finish within 1.2 x 2,000 / limit,
 // with no item failed and none sent twice.
-import { AccountPacers } from '../../nodes/SmsLeopard/client/account-pacers';
-import { Pacer } from '../../nodes/SmsLeopard/client/pacing';
+import { AccountPacers } from '../../nodes/SmsLeopard/client/http/account-pacers';
+import { Pacer } from '../../nodes/SmsLeopard/client/http/pacing';
 import { type LimiterSettings, busiestWindow } from '../sandbox/limiters';
 import {
 	SENDS_EACH,

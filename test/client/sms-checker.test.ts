@@ -5,8 +5,8 @@
  */
 import fc from 'fast-check';
 
-import { type SendSmsRequest, checkSendSms, smsChecker } from '../../nodes/SmsLeopard/client/sms';
-import { settleNow } from '../../nodes/SmsLeopard/client/settle';
+import { type SendSmsRequest, checkSendSms, smsChecker } from '../../nodes/SmsLeopard/client/sms/sms';
+import { settleNow } from '../../nodes/SmsLeopard/client/http/settle';
 
 /** What a check tells a send: its result, or its error's message and field issues. */
 function told(check: (request: SendSmsRequest) => unknown, request: SendSmsRequest) {

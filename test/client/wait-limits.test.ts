@@ -2,7 +2,7 @@
 // slept in parts a timer holds, never handed to one timer (which would fire after 1 ms). The clock
 // here is the recorded waits: no real time passes.
 import { SmsLeopardClient, SmsLeopardValidationError } from '../../nodes/SmsLeopard/client';
-import { MAX_TIMER_MS, boundedSleep } from '../../nodes/SmsLeopard/client/wait-limits';
+import { MAX_TIMER_MS, boundedSleep } from '../../nodes/SmsLeopard/client/http/wait-limits';
 
 function recordingSleep() {
 	const waits: number[] = [];

@@ -1,5 +1,5 @@
 /**
- * The body kept beside every event (client/webhook-body.ts, withoutSecret in webhook-secret.ts):
+ * The body kept beside every event (client/inbound/webhook-body.ts, withoutSecret in webhook-secret.ts):
  * whole at any depth a post reaches, raw text beyond what n8n can copy, only the secret removed;
  * and what the secret check says of a refused post (its verdict, for the log).
  */

@@ -10,7 +10,7 @@ import { DEMO_PHONES, demoWorkflow } from './workflows/demo';
 import { flowSend } from './workflows/flow-send';
 import { expectOk, useSandboxedN8n } from './sandboxed-n8n';
 import { SENDERS, TEMPLATES } from '../sandbox';
-import { describeTemplate, templateSchema } from '../../nodes/SmsLeopard/client/templates';
+import { describeTemplate, templateSchema } from '../../nodes/SmsLeopard/client/whatsapp/templates';
 import { templateFields } from '../../nodes/SmsLeopard/actions/message/template-fields';
 
 const GOOD = { id: 'e2eGoodCredential01', name: 'SMSLeopard sandbox' };

@@ -2,7 +2,7 @@
 // proxy that deepens its answers: the client returns what the service answered, the deep part cut
 // to a marker, and an error answer's deep body becomes a typed error, never a stack overflow.
 import { SmsLeopardApiError } from '../../nodes/SmsLeopard/client';
-import { MAX_ANSWER_DEPTH, TOO_DEEP } from '../../nodes/SmsLeopard/client/answer-depth';
+import { MAX_ANSWER_DEPTH, TOO_DEEP } from '../../nodes/SmsLeopard/client/http/answer-depth';
 import { type DeepShape, deepJson, startDeepeningProxy } from '../support/deepening-proxy';
 import { createNodeClient } from '../support/node-http-transport';
 import { startRecordingServer } from '../support/recording-server';

@@ -1,6 +1,6 @@
 // Bursts of 429 (Retry-After: 1) are waited out: every item gets through, exactly once.
 import { SmsLeopardRateLimitError } from '../../nodes/SmsLeopard/client';
-import { DEFAULT_RETRY } from '../../nodes/SmsLeopard/client/retry';
+import { DEFAULT_RETRY } from '../../nodes/SmsLeopard/client/http/retry';
 import {
 	type FaultEnv,
 	caught,

@@ -6,7 +6,7 @@
  * size exceeded" and no ids.
  */
 import type { INodeExecutionData } from 'n8n-workflow';
-import { MAX_ANSWER_DEPTH, TOO_DEEP } from '../../nodes/SmsLeopard/client/answer-depth';
+import { MAX_ANSWER_DEPTH, TOO_DEEP } from '../../nodes/SmsLeopard/client/http/answer-depth';
 import { binaryItem } from '../harness';
 import { SENDERS, TEMPLATES } from '../sandbox';
 import {

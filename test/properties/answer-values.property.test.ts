@@ -1,12 +1,12 @@
-// Properties of the readers of answer fields (client/answer-values.ts), through the schemas the
+// Properties of the readers of answer fields (client/http/answer-values.ts), through the schemas the
 // client parses answers with: a field takes only values of its kind; anything else becomes null with
 // one short note naming the field, never a coerced value, never an exception, never the whole value.
 import fc from 'fast-check';
-import { balanceSchema, deliveryReportSchema } from '../../nodes/SmsLeopard/client/sms';
-import { senderNumberSchema } from '../../nodes/SmsLeopard/client/senders';
-import { templateSchema } from '../../nodes/SmsLeopard/client/templates';
-import { groupSchema } from '../../nodes/SmsLeopard/client/groups';
-import { mediaRecordSchema } from '../../nodes/SmsLeopard/client/media';
+import { balanceSchema, deliveryReportSchema } from '../../nodes/SmsLeopard/client/sms/sms';
+import { senderNumberSchema } from '../../nodes/SmsLeopard/client/whatsapp/senders';
+import { templateSchema } from '../../nodes/SmsLeopard/client/whatsapp/templates';
+import { groupSchema } from '../../nodes/SmsLeopard/client/contacts/groups';
+import { mediaRecordSchema } from '../../nodes/SmsLeopard/client/whatsapp/media';
 import { junk } from './arbitraries';
 
 const RUNS = 2000;

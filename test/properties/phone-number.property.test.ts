@@ -2,7 +2,7 @@
 // optional leading '+' (6 to 15 digits once separators are removed) or refused with the field named.
 import fc from 'fast-check';
 import { buildSendTemplateBody } from '../../nodes/SmsLeopard/client';
-import { buildCreateContactBody } from '../../nodes/SmsLeopard/client/contacts';
+import { buildCreateContactBody } from '../../nodes/SmsLeopard/client/contacts/contacts';
 import { junk, nastyString, outcome } from './arbitraries';
 
 const RUNS = 3000;

@@ -17,7 +17,7 @@ import {
 	type NumberForms,
 	entryLookup,
 	formsOf,
-} from '../../nodes/SmsLeopard/client/recipient-pairing';
+} from '../../nodes/SmsLeopard/client/http/recipient-pairing';
 
 /**
  * The definition entryLookup finds by index, written as a comparison of two readings: the same

@@ -5,7 +5,7 @@
 // what Max Parts per Message lets through, so there must be no mismatch at all.
 import fc from 'fast-check';
 import { prepareSendSms } from '../../nodes/SmsLeopard/client';
-import { countSmsSegments } from '../../nodes/SmsLeopard/client/sms-segments';
+import { countSmsSegments } from '../../nodes/SmsLeopard/client/sms/sms-segments';
 import { referenceSmsParts } from './sms-reference-counter';
 
 const RUNS = 100_000;

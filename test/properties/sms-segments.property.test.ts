@@ -3,7 +3,7 @@
 // (70 / 67 per part, counted in UTF-16 code units). sms-parts-reference.property.test.ts checks
 // the exact part count against a reference counter written from the standard.
 import fc from 'fast-check';
-import { countSmsSegments, isGsmCharacter } from '../../nodes/SmsLeopard/client/sms-segments';
+import { countSmsSegments, isGsmCharacter } from '../../nodes/SmsLeopard/client/sms/sms-segments';
 
 const RUNS = 2000;
 const BASIC = [

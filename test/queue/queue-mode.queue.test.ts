@@ -326,7 +326,7 @@ it('a wrong secret: the execution fails with an authentication error, the secret
 /**
  * Many executions, one account: 10 executions of 200 sends posted at once, spread over both
  * workers, against one account limited to 100 requests/s, under three limiter models. Each worker
- * paces its executions through one pacer per account (client/account-pacers.ts). The time is
+ * paces its executions through one pacer per account (client/http/account-pacers.ts). The time is
  * printed beside the ideal 2,000 / 100 = 20 s (the goal is within 1.2x), never asserted: what is
  * asserted is what a marketer counts on, every item sent once, and the limit met and respected.
  */

@@ -5,7 +5,7 @@
  * error sorts every item into sent, maybe sent and not sent, so a rerun can skip the right ones.
  */
 import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
-import { settle } from '../client/settle';
+import { settle } from '../client/http/settle';
 import { errorItemJson, errorOutputJson, toNodeError } from '../helpers/node-errors';
 import { credentialSecrets, redactDeep, redactError, redactOutput } from '../helpers/redact';
 import type { SmsLeopardClient } from '../client';

@@ -3,7 +3,7 @@
  * safe: every item is in exactly one group. "Maybe sent" holds items whose request may have
  * reached SMSLeopard without a confirmation for them (a reset or timeout after the request went out,
  * a 5xx, a success status with a broken body, an answer that does not list them): running them again
- * may send twice. The one rule behind it is client/send-state.ts.
+ * may send twice. The one rule behind it is client/http/send-state.ts.
  */
 import { itemLabel, itemsLabel } from '../helpers/item-label';
 import { itemMayHaveBeenSent } from '../helpers/send-state';

@@ -3,12 +3,12 @@
  * Input is checked before any request; answers are checked before
  * they are returned. It knows nothing of n8n: the network is reached only through `transport`.
  */
-import { settle } from './settle';
+import { settle } from './http/settle';
 import { z } from 'zod';
-import { ApiCaller } from './api-caller';
-import type { AccountPacers, PacerLease } from './account-pacers';
-import { Pacer } from './pacing';
-import { DEFAULT_CHANNEL, DEFAULT_CHAT_URL, DEFAULT_CONTACTS_URL } from './hosts';
+import { ApiCaller } from './http/api-caller';
+import type { AccountPacers, PacerLease } from './http/account-pacers';
+import { Pacer } from './http/pacing';
+import { DEFAULT_CHANNEL, DEFAULT_CHAT_URL, DEFAULT_CONTACTS_URL } from './http/hosts';
 import {
 	type Contact,
 	type CreateContactBody,
@@ -18,7 +18,7 @@ import {
 	checkContactId,
 	createContactCall,
 	deleteContactCall,
-} from './contacts';
+} from './contacts/contacts';
 import {
 	type AllGroupsRequest,
 	type Group,
@@ -26,16 +26,16 @@ import {
 	type GroupsPageRequest,
 	groupsPageCall,
 	iterateGroups,
-} from './groups';
+} from './contacts/groups';
 import {
 	type MediaRecord,
 	type PreparedUpload,
 	type UploadMediaRequest,
 	prepareUpload,
 	uploadMediaCall,
-} from './media';
-import { type SendTemplateRequest, type SendTemplateResult, sendTemplateCall } from './messages';
-import { type PreparedTemplateMessage, prepareTemplateMessage } from './template-message';
+} from './whatsapp/media';
+import { type SendTemplateRequest, type SendTemplateResult, sendTemplateCall } from './whatsapp/messages';
+import { type PreparedTemplateMessage, prepareTemplateMessage } from './whatsapp/template-message';
 import {
 	type Balance,
 	type DeliveryReport,
@@ -47,29 +47,29 @@ import {
 	deliveryReportCall,
 	prepareSendSms,
 	sendSmsCall,
-} from './sms';
-import { type SmsPlan, type SmsSend, planSms } from './sms-plan';
-import { DEFAULT_RETRY, type RetryOptions, type Sleep } from './retry';
-import { type SenderNumber, findSenderIn, senderNumbersCall, senderRecordId } from './senders';
+} from './sms/sms';
+import { type SmsPlan, type SmsSend, planSms } from './sms/sms-plan';
+import { DEFAULT_RETRY, type RetryOptions, type Sleep } from './http/retry';
+import { type SenderNumber, findSenderIn, senderNumbersCall, senderRecordId } from './whatsapp/senders';
 import {
 	type Template,
 	type TemplateDescription,
 	describeTemplate,
 	templatesCall,
-} from './templates';
+} from './whatsapp/templates';
 import {
 	SmsLeopardBadRequestError,
 	SmsLeopardNotFoundError,
 	SmsLeopardResponseError,
 	SmsLeopardValidationError,
-} from './errors';
-import { stampSendState } from './send-state';
-import type { Transport } from './transport';
-import { recordId } from './identifiers';
-import { validateInput } from './validation';
-import { MAX_TIMEOUT_MS, MIN_REQUESTS_PER_SECOND, boundedSleep } from './wait-limits';
+} from './http/errors';
+import { stampSendState } from './http/send-state';
+import type { Transport } from './http/transport';
+import { recordId } from './values/identifiers';
+import { validateInput } from './http/validation';
+import { MAX_TIMEOUT_MS, MIN_REQUESTS_PER_SECOND, boundedSleep } from './http/wait-limits';
 
-export { DEFAULT_CHANNEL, DEFAULT_CHAT_URL, DEFAULT_CONTACTS_URL } from './hosts';
+export { DEFAULT_CHANNEL, DEFAULT_CHAT_URL, DEFAULT_CONTACTS_URL } from './http/hosts';
 
 export interface SmsLeopardClientOptions {
 	transport: Transport;

@@ -1,36 +1,36 @@
 /** The embedded SMSLeopard client: everything the n8n node and scripts use comes from here. */
 export * from './client';
-export * from './errors';
-export * from './transport';
-export * from './button-names';
-export * from './components';
-export * from './media-types';
-export * from './phone-number';
-export { numberTextProblem } from './number-text';
-export type { MediaRecord, MediaSource, PreparedUpload, UploadMediaRequest } from './media';
-export type { SendTemplateRequest, SendTemplateResult, SendTemplateBody } from './messages';
-export { buildSendTemplateBody } from './messages';
+export * from './http/errors';
+export * from './http/transport';
+export * from './whatsapp/button-names';
+export * from './whatsapp/components';
+export * from './whatsapp/media-types';
+export * from './values/phone-number';
+export { numberTextProblem } from './values/number-text';
+export type { MediaRecord, MediaSource, PreparedUpload, UploadMediaRequest } from './whatsapp/media';
+export type { SendTemplateRequest, SendTemplateResult, SendTemplateBody } from './whatsapp/messages';
+export { buildSendTemplateBody } from './whatsapp/messages';
 export {
 	type PreparedTemplateMessage,
 	type TemplateMessageChecks,
 	prepareTemplateMessage,
 	withMediaId,
-} from './template-message';
+} from './whatsapp/template-message';
 export type {
 	Contact,
 	CreateContactRequest,
 	CustomAttribute,
 	DeleteContactResult,
-} from './contacts';
-export type { Group, GroupsPage, GroupsPageRequest, AllGroupsRequest } from './groups';
-export { type SenderNumber, senderRecordId } from './senders';
-export * from './answer-values';
-export * from './templates';
-export { prepareUpload } from './media';
-export { DEFAULT_RETRY, type RetryOptions, type Sleep } from './retry';
-export { MAX_RATE_LIMIT_WAIT_MS, MAX_TIMEOUT_MS, MIN_REQUESTS_PER_SECOND } from './wait-limits';
-export { encodeMultipart } from './multipart';
-export { headerMediaCategory } from './template-rules';
+} from './contacts/contacts';
+export type { Group, GroupsPage, GroupsPageRequest, AllGroupsRequest } from './contacts/groups';
+export { type SenderNumber, senderRecordId } from './whatsapp/senders';
+export * from './http/answer-values';
+export * from './whatsapp/templates';
+export { prepareUpload } from './whatsapp/media';
+export { DEFAULT_RETRY, type RetryOptions, type Sleep } from './http/retry';
+export { MAX_RATE_LIMIT_WAIT_MS, MAX_TIMEOUT_MS, MIN_REQUESTS_PER_SECOND } from './http/wait-limits';
+export { encodeMultipart } from './whatsapp/multipart';
+export { headerMediaCategory } from './whatsapp/template-rules';
 export {
 	type Balance,
 	type DeliveryReport,
@@ -46,8 +46,8 @@ export {
 	currencyOf,
 	prepareSendSms,
 	smsRequest,
-} from './sms';
-export { type PlannedSmsRequest, type SmsPlan, type SmsSend, planSms } from './sms-plan';
+} from './sms/sms';
+export { type PlannedSmsRequest, type SmsPlan, type SmsSend, planSms } from './sms/sms-plan';
 export {
 	GSM_ONLY_PATTERN,
 	SMS_LIMITS,
@@ -56,7 +56,7 @@ export {
 	type SmsSegments,
 	countSmsSegments,
 	isGsmCharacter,
-} from './sms-segments';
+} from './sms/sms-segments';
 export {
 	LOCAL_COUNTRY_CODE,
 	type RecipientEntry,
@@ -64,16 +64,16 @@ export {
 	pairRecipients,
 	readRecipientEntry,
 	sameNumber,
-} from './recipient-pairing';
-export { type FailureEvidence, mayHaveBeenSent, stampSendState } from './send-state';
+} from './http/recipient-pairing';
+export { type FailureEvidence, mayHaveBeenSent, stampSendState } from './http/send-state';
 
-export { type DeliveryOutcome, isFinalOutcome, outcomeOf } from './delivery-outcome';
+export { type DeliveryOutcome, isFinalOutcome, outcomeOf } from './inbound/delivery-outcome';
 export {
 	type WebhookEvent,
 	type WebhookEventKind,
 	parseWebhookBody,
 	readWebhookEvents,
-} from './webhook-events';
+} from './inbound/webhook-events';
 export {
 	type SecretPresentation,
 	type SecretVerdict,
@@ -82,7 +82,7 @@ export {
 	checkSecret,
 	matchesSecret,
 	withoutSecret,
-} from './webhook-secret';
-export { type KeptBody, MAX_KEPT_DEPTH, keptBody } from './webhook-body';
-export { type ReportFields, readReportFields } from './report-fields';
-export { AccountPacers, type PacerLease } from './account-pacers';
+} from './inbound/webhook-secret';
+export { type KeptBody, MAX_KEPT_DEPTH, keptBody } from './inbound/webhook-body';
+export { type ReportFields, readReportFields } from './inbound/report-fields';
+export { AccountPacers, type PacerLease } from './http/account-pacers';

@@ -6,8 +6,8 @@
 import { createHash } from 'crypto';
 import type { IBinaryData, IExecuteFunctions } from 'n8n-workflow';
 import { type MediaSource, SmsLeopardValidationError } from '../client';
-import { echo } from '../client/echo';
-import { settleNow } from '../client/settle';
+import { echo } from '../client/http/echo';
+import { settleNow } from '../client/http/settle';
 import type { OncePerRun } from './once-per-run';
 
 export interface BinaryMedia {

@@ -1,12 +1,12 @@
 /**
  * The credential refuses to put its key and secret on a request while either of its URLs is unsafe
  * (plain http:// to a host other than loopback, or not a URL at all). The node checks the URLs before
- * every run already (client/base-url.ts); this is the same check at the last step, where n8n attaches the
+ * every run already (client/http/base-url.ts); this is the same check at the last step, where n8n attaches the
  * secret, so that requests n8n sends by itself (the credential's Test button) obey it too.
  */
 import type { ICredentialDataDecryptedObject } from 'n8n-workflow';
-import { DEFAULT_CHAT_URL, DEFAULT_CONTACTS_URL } from '../client/hosts';
-import { readBaseUrl } from '../client/base-url';
+import { DEFAULT_CHAT_URL, DEFAULT_CONTACTS_URL } from '../client/http/hosts';
+import { readBaseUrl } from '../client/http/base-url';
 
 /** Why the credential cannot be used, said as the Test and a run say it; undefined when it can. */
 export function unsafeCredentialHosts(

@@ -14,8 +14,8 @@ import type {
 	IAuthenticateRuleResponseSuccessBody,
 	ICredentialTestRequest,
 } from 'n8n-workflow';
-import { DEFAULT_CONTACTS_URL } from '../client/hosts';
-import { groupsPageCall } from '../client/groups';
+import { DEFAULT_CONTACTS_URL } from '../client/http/hosts';
+import { groupsPageCall } from '../client/contacts/groups';
 
 export const KEY_REFUSED = 'The API key or secret was refused by SMSLeopard';
 

@@ -2,7 +2,7 @@
  * The client names fields by its own input (`variables.body[1].value`); users know the node's field
  * labels ("Body Variables", "Recipient"). This maps one to the other for error messages.
  */
-import { parseButtonName } from '../client/button-names';
+import { parseButtonName } from '../client/whatsapp/button-names';
 
 const LABELS: Array<[RegExp, (match: RegExpExecArray) => string]> = [
 	[/^destination$/, () => 'Recipient'],

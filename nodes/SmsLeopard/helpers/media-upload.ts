@@ -13,7 +13,7 @@ import type { IExecuteFunctions } from 'n8n-workflow';
 import { type BinaryMedia, readBinaryMedia } from './binary-media';
 import type { ExecutionState } from './execution-state';
 import { checkSenderOnce, forgetKeptSender } from './sender-check';
-import { settle } from '../client/settle';
+import { settle } from '../client/http/settle';
 import { refutesKeptListing } from './run-listings';
 
 /** Uploads a checked file, once per execution for the same file, sender, type and name. */

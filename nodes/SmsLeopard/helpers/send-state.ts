@@ -1,6 +1,6 @@
 /**
  * Whether a failed item may have been sent, for the output items and the run summary alike. The
- * client stamps each of its errors by the one rule (client/send-state.ts). What else can fail an
+ * client stamps each of its errors by the one rule (client/http/send-state.ts). What else can fail an
  * item is the node's own checks and n8n's helpers, and the calls an operation makes before its send
  * (listings, a header upload): an operation marks those with `beforeTheSend`, since whatever they
  * did, the item's message did not go out.

@@ -1,6 +1,6 @@
 /**
  * Builds the embedded client from the node's SMSLeopard credential. Plain http:// is refused except
- * on loopback hosts (client/base-url.ts), so a typo cannot send the API secret over the network unencrypted.
+ * on loopback hosts (client/http/base-url.ts), so a typo cannot send the API secret over the network unencrypted.
  */
 import {
 	type IExecuteFunctions,
@@ -17,8 +17,8 @@ import {
 	SmsLeopardClient,
 	SmsLeopardValidationError,
 } from '../client';
-import { readBaseUrl } from '../client/base-url';
-import { preciseNow, waitInPlace } from '../client/precise-clock';
+import { readBaseUrl } from '../client/http/base-url';
+import { preciseNow, waitInPlace } from '../client/http/precise-clock';
 import { describeValidation } from '../helpers/node-errors';
 import { CREDENTIAL_TYPE, N8nTransport } from './n8n-transport';
 
@@ -66,7 +66,7 @@ export async function clientForNode(
 		transport: new N8nTransport(context, credentials),
 		sleep,
 		// Pacing reads time to a fraction of a millisecond, and waits the last fraction before a start
-		// under Max Requests per Second in place (client/precise-clock.ts).
+		// under Max Requests per Second in place (client/http/precise-clock.ts).
 		now: preciseNow,
 		waitBriefly: waitInPlace,
 		chatUrl: checkBaseUrl(context, 'Chat API URL', credentials.chatUrl, DEFAULT_CHAT_URL),

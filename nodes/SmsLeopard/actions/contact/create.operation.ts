@@ -1,6 +1,6 @@
 /** Contact > Create: a contact with optional name, e-mail, groups and custom attributes. */
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
-import { type CreateContactBody, buildCreateContactBody } from '../../client/contacts';
+import { type CreateContactBody, buildCreateContactBody } from '../../client/contacts/contacts';
 import { toJson } from '../../helpers/output';
 import type { ExecutionState } from '../../helpers/execution-state';
 import { showOnlyFor } from '../display-options';

@@ -1,6 +1,6 @@
 /** Contact > Delete: permanent; the contact leaves every group and loses its custom attributes. */
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
-import { checkContactId } from '../../client/contacts';
+import { checkContactId } from '../../client/contacts/contacts';
 import type { ExecutionState } from '../../helpers/execution-state';
 import { optionsCollection } from '../common.fields';
 import { showOnlyFor } from '../display-options';

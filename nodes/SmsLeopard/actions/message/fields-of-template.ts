@@ -9,7 +9,7 @@
  */
 import type { ResourceMapperField } from 'n8n-workflow';
 import { SmsLeopardValidationError, type TemplateDescription } from '../../client';
-import { echo } from '../../client/echo';
+import { echo } from '../../client/http/echo';
 import { HEADER_MEDIA_FIELD, templateFields } from './template-fields';
 
 type SavedField = Pick<ResourceMapperField, 'id' | 'displayName'>;

@@ -14,7 +14,7 @@ import {
 	categoryOfMimeType,
 	prepareUpload,
 } from '../../client';
-import { echo } from '../../client/echo';
+import { echo } from '../../client/http/echo';
 import { readBinaryMedia } from '../../helpers/binary-media';
 import type { ExecutionState } from '../../helpers/execution-state';
 import { uploadShared } from '../../helpers/media-upload';

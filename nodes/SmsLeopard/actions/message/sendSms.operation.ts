@@ -11,7 +11,7 @@ import {
 	type SmsSend,
 	SmsLeopardValidationError,
 } from '../../client';
-import { settleNow } from '../../client/settle';
+import { settleNow } from '../../client/http/settle';
 import { fillPlaceholders, placeholdersOf } from './fill-placeholders';
 import { readNumber } from '../../helpers/number-option';
 import type { ExecutionState } from '../../helpers/execution-state';

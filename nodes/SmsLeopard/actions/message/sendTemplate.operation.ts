@@ -24,14 +24,14 @@ import {
 	prepareTemplateMessage,
 	withMediaId,
 } from '../../client';
-import { templateAsSent } from '../../client/template-as-sent';
+import { templateAsSent } from '../../client/whatsapp/template-as-sent';
 import { headerMediaFields, noteIgnoredHeaderMedia, planHeaderMedia } from './header-media';
 import { itemLabel } from '../../helpers/item-label';
 import { unpairedAnswer } from './unpaired-answer';
 import { duringAction } from '../../helpers/node-errors';
 import { readNumber } from '../../helpers/number-option';
 import { beforeTheSend } from '../../helpers/send-state';
-import { echo } from '../../client/echo';
+import { echo } from '../../client/http/echo';
 import { mediaIdFromMappedValues, variablesFromMappedValues } from './template-fields';
 import {
 	checkedAgainstFreshListing,

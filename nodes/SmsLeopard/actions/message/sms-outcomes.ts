@@ -1,7 +1,7 @@
 /**
  * What one planned SMS request's answer means for each of its items (the client plans and sends,
- * client/sms-plan.ts). Each answered recipient is paired back to its item
- * (client/recipient-pairing.ts). A request whose answer was lost, unreadable or a 5xx may have been
+ * client/sms/sms-plan.ts). Each answered recipient is paired back to its item
+ * (client/http/recipient-pairing.ts). A request whose answer was lost, unreadable or a 5xx may have been
  * sent: every item of it is reported "maybe sent", and so is an item the answer does not provably
  * list; nothing is sent again.
  */
@@ -18,7 +18,7 @@ import {
 	currencyOf,
 	pairRecipients,
 } from '../../client';
-import { settle } from '../../client/settle';
+import { settle } from '../../client/http/settle';
 import { itemLabel, itemsLabel } from '../../helpers/item-label';
 import { itemMayHaveBeenSent } from '../../helpers/send-state';
 import { unpairedAnswer } from './unpaired-answer';

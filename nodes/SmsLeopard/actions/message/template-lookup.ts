@@ -17,8 +17,8 @@ import {
 	type TemplateDescription,
 } from '../../client';
 import type { ExecutionState } from '../../helpers/execution-state';
-import { echo } from '../../client/echo';
-import { type Settled, settle } from '../../client/settle';
+import { echo } from '../../client/http/echo';
+import { type Settled, settle } from '../../client/http/settle';
 import { refutesKeptListing } from '../../helpers/run-listings';
 
 type Catalog = Map<string, TemplateDescription> | undefined;

@@ -1,6 +1,6 @@
 /**
  * An accepted send whose answer does not show the item's own entry with a usable message id
- * (client/recipient-pairing.ts): it may well have gone out, so the item is "maybe sent", never
+ * (client/http/recipient-pairing.ts): it may well have gone out, so the item is "maybe sent", never
  * offered as safe to send again. One wording for Send SMS and Send Template.
  */
 import { type RecipientEntry, SmsLeopardUnconfirmedError } from '../../client';

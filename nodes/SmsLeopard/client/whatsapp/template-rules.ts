@@ -6,7 +6,7 @@
  * request.
  */
 import { parseButtonName } from './button-names';
-import type { FieldIssue } from './errors';
+import type { FieldIssue } from '../http/errors';
 import type { MediaCategory } from './media-types';
 import type { SendTemplateBody } from './messages';
 import type { TemplateButton, TemplateDescription } from './templates';

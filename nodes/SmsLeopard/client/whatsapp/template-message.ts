@@ -10,7 +10,7 @@ import {
 	bodyWithMediaId,
 	buildSendTemplateBody,
 } from './messages';
-import { SmsLeopardValidationError } from './errors';
+import { SmsLeopardValidationError } from '../http/errors';
 import type { MediaCategory } from './media-types';
 import { checkAgainstTemplate } from './template-rules';
 import type { TemplateDescription } from './templates';

@@ -33,7 +33,7 @@ export interface ApiCall<T> {
 	response: ZodType<T, ZodTypeDef, unknown>;
 	/**
 	 * For answers read once per send: `response`'s result for a usual answer, read without zod, or
-	 * undefined to leave the answer to `response` (client/plain-answer.ts).
+	 * undefined to leave the answer to `response` (client/http/plain-answer.ts).
 	 */
 	readPlainly?: (value: unknown) => T | undefined;
 }

@@ -4,7 +4,7 @@
  * part of the file is held in memory.
  */
 import FormData from 'form-data';
-import type { MultipartFile } from './transport';
+import type { MultipartFile } from '../http/transport';
 
 export interface EncodedMultipart {
 	form: FormData;

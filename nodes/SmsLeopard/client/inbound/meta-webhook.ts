@@ -5,7 +5,7 @@
  * with its errors, conversation and pricing. Each event of a kind carries the same fields, null
  * when the post had none, so a workflow can test `$json.media.id` without guessing the shape.
  */
-import { readId, readText, readTime } from './answer-values';
+import { readId, readText, readTime } from '../http/answer-values';
 import { outcomeOf } from './delivery-outcome';
 import type { WebhookEvent } from './webhook-events';
 

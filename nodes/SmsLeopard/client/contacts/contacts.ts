@@ -1,12 +1,12 @@
 /** Create and delete contacts on {base_url} (docs/api.md "Contacts"). */
 import { z } from 'zod';
-import type { ApiCall } from './api-caller';
-import { answerRecord, answerRecordId, answerText, essentialAnswer } from './answer-values';
-import { pathId, plainText, recordId } from './identifiers';
-import { phoneNumberSchema } from './phone-number';
-import { validateInput } from './validation';
-import { echo } from './echo';
-import { exactNumber } from './number-text';
+import type { ApiCall } from '../http/api-caller';
+import { answerRecord, answerRecordId, answerText, essentialAnswer } from '../http/answer-values';
+import { pathId, plainText, recordId } from '../values/identifiers';
+import { phoneNumberSchema } from '../values/phone-number';
+import { validateInput } from '../http/validation';
+import { echo } from '../http/echo';
+import { exactNumber } from '../values/number-text';
 
 export interface CustomAttribute {
 	name: string;

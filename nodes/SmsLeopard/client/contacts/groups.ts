@@ -5,7 +5,7 @@
  * server ignores them and answers the same page again.
  */
 import { z } from 'zod';
-import type { ApiCall, ApiCaller } from './api-caller';
+import type { ApiCall, ApiCaller } from '../http/api-caller';
 import {
 	answerFlag,
 	answerRecord,
@@ -13,9 +13,9 @@ import {
 	answerText,
 	answerWholeNumber,
 	hasNoteAbout,
-} from './answer-values';
-import { SmsLeopardError } from './errors';
-import { validateInput } from './validation';
+} from '../http/answer-values';
+import { SmsLeopardError } from '../http/errors';
+import { validateInput } from '../http/validation';
 
 // Odd fields become null with a note (answer-values.ts): one odd group does not hide the page.
 export const groupSchema = answerRecord({

@@ -4,7 +4,7 @@
  * and secret) go together in first-seen order, cut into requests of at most `recipientsPerRequest`.
  * Every send is checked and counted first; a send refused by its checks joins no request.
  */
-import { settleNow } from './settle';
+import { settleNow } from '../http/settle';
 import {
 	type CheckedSms,
 	type PreparedSms,

@@ -6,8 +6,8 @@
  */
 import { parseButtonName } from './button-names';
 import type { ComponentList } from './components';
-import { echo } from './echo';
-import type { FieldIssue } from './errors';
+import { echo } from '../http/echo';
+import type { FieldIssue } from '../http/errors';
 import { buttonNamed } from './template-rules';
 import type { TemplateDescription } from './templates';
 

@@ -7,11 +7,11 @@
  */
 import { z } from 'zod';
 import { BUTTON_NAME_FORMS, canonicalButtonName, parseButtonName } from './button-names';
-import { SmsLeopardValidationError } from './errors';
-import { validateInput } from './validation';
-import { echo } from './echo';
-import { exactNumber } from './number-text';
-import { isPlainRecord } from './plain-answer';
+import { SmsLeopardValidationError } from '../http/errors';
+import { validateInput } from '../http/validation';
+import { echo } from '../http/echo';
+import { exactNumber } from '../values/number-text';
+import { isPlainRecord } from '../http/plain-answer';
 
 export type ComponentType = 'HEADER' | 'BODY' | 'BUTTONS';
 

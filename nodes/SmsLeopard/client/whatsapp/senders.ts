@@ -3,16 +3,16 @@
  * A sender has a record `id` and a `phone_number_id`; send and upload take the latter.
  */
 import { z } from 'zod';
-import type { ApiCall } from './api-caller';
+import type { ApiCall } from '../http/api-caller';
 import {
 	answerId,
 	answerRecord,
 	answerRecordId,
 	answerText,
 	answerWholeNumber,
-} from './answer-values';
-import { SmsLeopardResponseError, SmsLeopardValidationError } from './errors';
-import { echo } from './echo';
+} from '../http/answer-values';
+import { SmsLeopardResponseError, SmsLeopardValidationError } from '../http/errors';
+import { echo } from '../http/echo';
 
 // Odd fields become null with a note (answer-values.ts): one odd sender does not hide the others.
 export const senderNumberSchema = answerRecord({

@@ -5,7 +5,7 @@
  * `message_id`, `messageId` and `MessageId` are one name. Earlier names in a list win: Vonage's
  * `msisdn` (the recipient) before `to` (its sender), Infobip's `doneAt` before `sentAt`.
  */
-import { readId, readText, readTime } from './answer-values';
+import { readId, readText, readTime } from '../http/answer-values';
 import { type DeliveryOutcome, outcomeOf } from './delivery-outcome';
 
 type Fields = Record<string, unknown>;

@@ -2,19 +2,19 @@
  * Send template message: POST {chat_url}/v1/{channel}/send (docs/api.md "Send a template message").
  */
 import { z } from 'zod';
-import { readRecipientEntry } from './recipient-pairing';
-import { isPlainRecord, withOtherFields } from './plain-answer';
-import type { ApiCall } from './api-caller';
+import { readRecipientEntry } from '../http/recipient-pairing';
+import { isPlainRecord, withOtherFields } from '../http/plain-answer';
+import type { ApiCall } from '../http/api-caller';
 import {
 	type ComponentList,
 	type TemplateVariables,
 	buildComponentList,
 	normalizeComponentList,
 } from './components';
-import { SmsLeopardValidationError } from './errors';
-import { hasControlCharacter, identifier, plainIdentifier, plainText } from './identifiers';
-import { phoneNumberSchema, plainPhoneNumber } from './phone-number';
-import { validateInput } from './validation';
+import { SmsLeopardValidationError } from '../http/errors';
+import { hasControlCharacter, identifier, plainIdentifier, plainText } from '../values/identifiers';
+import { phoneNumberSchema, plainPhoneNumber } from '../values/phone-number';
+import { validateInput } from '../http/validation';
 
 export interface SendTemplateRequest {
 	/** The sender's `phone_number_id` (not the `id` of its record). */
@@ -179,7 +179,7 @@ export const sendTemplateResponseSchema = z
 
 export type SendTemplateResult = z.infer<typeof sendTemplateResponseSchema>;
 
-/** sendTemplateResponseSchema's reading of a usual answer, without zod (client/plain-answer.ts). */
+/** sendTemplateResponseSchema's reading of a usual answer, without zod (client/http/plain-answer.ts). */
 export function readSendTemplateAnswer(value: unknown): SendTemplateResult | undefined {
 	if (!isPlainRecord(value)) return undefined;
 	const { recipients } = value;

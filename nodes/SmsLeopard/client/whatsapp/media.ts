@@ -4,7 +4,7 @@
  * front.
  */
 import { z } from 'zod';
-import type { ApiCall } from './api-caller';
+import type { ApiCall } from '../http/api-caller';
 import {
 	answerId,
 	answerRecord,
@@ -12,9 +12,9 @@ import {
 	answerText,
 	answerWholeNumber,
 	essentialAnswer,
-} from './answer-values';
-import { SmsLeopardValidationError } from './errors';
-import { identifier, plainText } from './identifiers';
+} from '../http/answer-values';
+import { SmsLeopardValidationError } from '../http/errors';
+import { identifier, plainText } from '../values/identifiers';
 import {
 	MEDIA_MIME_TYPES,
 	MEDIA_SIZE_LIMITS,
@@ -23,9 +23,9 @@ import {
 	essenceOf,
 	formatBytes,
 } from './media-types';
-import type { FileContent, MultipartFile } from './transport';
-import { validateInput } from './validation';
-import { echo } from './echo';
+import type { FileContent, MultipartFile } from '../http/transport';
+import { validateInput } from '../http/validation';
+import { echo } from '../http/echo';
 
 /** A file to upload: a stream factory with its exact length, or a buffer for small files. */
 export type MediaSource =

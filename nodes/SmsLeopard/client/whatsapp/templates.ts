@@ -5,8 +5,8 @@
  * kind, placeholders and buttons.
  */
 import { z } from 'zod';
-import type { ApiCall } from './api-caller';
-import { answerId, answerList, answerRecord, answerText, answerWholeNumber } from './answer-values';
+import type { ApiCall } from '../http/api-caller';
+import { answerId, answerList, answerRecord, answerText, answerWholeNumber } from '../http/answer-values';
 
 const buttonSchema = answerRecord({
 	type: answerText,

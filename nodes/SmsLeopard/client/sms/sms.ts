@@ -5,7 +5,7 @@
  * sending a batch knows which of its inputs got which message id.
  */
 import { z } from 'zod';
-import type { ApiCall } from './api-caller';
+import type { ApiCall } from '../http/api-caller';
 import {
 	answerId,
 	answerNumber,
@@ -13,14 +13,14 @@ import {
 	answerText,
 	answerTime,
 	requiredAnswer,
-} from './answer-values';
-import { SmsLeopardValidationError } from './errors';
-import { plainText } from './identifiers';
-import { readRecipientEntry } from './recipient-pairing';
-import { isPlainRecord, withOtherFields } from './plain-answer';
-import { phoneNumberSchema, plainPhoneNumber } from './phone-number';
+} from '../http/answer-values';
+import { SmsLeopardValidationError } from '../http/errors';
+import { plainText } from '../values/identifiers';
+import { readRecipientEntry } from '../http/recipient-pairing';
+import { isPlainRecord, withOtherFields } from '../http/plain-answer';
+import { phoneNumberSchema, plainPhoneNumber } from '../values/phone-number';
 import { type SmsSegments, countSmsSegments } from './sms-segments';
-import { validateInput } from './validation';
+import { validateInput } from '../http/validation';
 
 export interface SmsRecipientInput {
 	number: string;
@@ -377,7 +377,7 @@ export type SendSmsAnswer = z.infer<typeof sendSmsResponseSchema>;
 
 const SMS_ANSWER_FIELDS = ['success', 'message', 'recipients'] as const;
 
-/** sendSmsResponseSchema's reading of a usual answer, without zod (client/plain-answer.ts). */
+/** sendSmsResponseSchema's reading of a usual answer, without zod (client/http/plain-answer.ts). */
 export function readSendSmsAnswer(value: unknown): SendSmsAnswer | undefined {
 	if (!isPlainRecord(value)) return undefined;
 	const { success, message, recipients } = value;
