@@ -32,8 +32,6 @@ function floorOf(file: string): [floor: string, rank: number] {
 	return floor;
 }
 
-const rankOf = (file: string): number => floorOf(file)[1];
-
 /** The client's concerns share a floor and never import one another (WhatsApp knows no SMS). */
 const CONCERN_RANK = 0.5;
 

@@ -1,6 +1,10 @@
 // The depth bound on answers: parts deeper than the limit become a marker, everything else is kept,
 // and the walk itself survives any depth and width.
-import { MAX_ANSWER_DEPTH, TOO_DEEP, limitDepth } from '../../nodes/SmsLeopard/client/http/answer-depth';
+import {
+	MAX_ANSWER_DEPTH,
+	TOO_DEEP,
+	limitDepth,
+} from '../../nodes/SmsLeopard/client/http/answer-depth';
 import { deepJson, depthOf } from '../support/deepening-proxy';
 
 describe('limitDepth', () => {

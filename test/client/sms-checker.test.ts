@@ -5,7 +5,11 @@
  */
 import fc from 'fast-check';
 
-import { type SendSmsRequest, checkSendSms, smsChecker } from '../../nodes/SmsLeopard/client/sms/sms';
+import {
+	type SendSmsRequest,
+	checkSendSms,
+	smsChecker,
+} from '../../nodes/SmsLeopard/client/sms/sms';
 import { settleNow } from '../../nodes/SmsLeopard/client/http/settle';
 
 /** What a check tells a send: its result, or its error's message and field issues. */

@@ -34,7 +34,11 @@ import {
 	prepareUpload,
 	uploadMediaCall,
 } from './whatsapp/media';
-import { type SendTemplateRequest, type SendTemplateResult, sendTemplateCall } from './whatsapp/messages';
+import {
+	type SendTemplateRequest,
+	type SendTemplateResult,
+	sendTemplateCall,
+} from './whatsapp/messages';
 import { type PreparedTemplateMessage, prepareTemplateMessage } from './whatsapp/template-message';
 import {
 	type Balance,
@@ -50,7 +54,12 @@ import {
 } from './sms/sms';
 import { type SmsPlan, type SmsSend, planSms } from './sms/sms-plan';
 import { DEFAULT_RETRY, type RetryOptions, type Sleep } from './http/retry';
-import { type SenderNumber, findSenderIn, senderNumbersCall, senderRecordId } from './whatsapp/senders';
+import {
+	type SenderNumber,
+	findSenderIn,
+	senderNumbersCall,
+	senderRecordId,
+} from './whatsapp/senders';
 import {
 	type Template,
 	type TemplateDescription,

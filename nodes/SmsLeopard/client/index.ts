@@ -7,8 +7,17 @@ export * from './whatsapp/components';
 export * from './whatsapp/media-types';
 export * from './values/phone-number';
 export { numberTextProblem } from './values/number-text';
-export type { MediaRecord, MediaSource, PreparedUpload, UploadMediaRequest } from './whatsapp/media';
-export type { SendTemplateRequest, SendTemplateResult, SendTemplateBody } from './whatsapp/messages';
+export type {
+	MediaRecord,
+	MediaSource,
+	PreparedUpload,
+	UploadMediaRequest,
+} from './whatsapp/media';
+export type {
+	SendTemplateRequest,
+	SendTemplateResult,
+	SendTemplateBody,
+} from './whatsapp/messages';
 export { buildSendTemplateBody } from './whatsapp/messages';
 export {
 	type PreparedTemplateMessage,
@@ -28,7 +37,11 @@ export * from './http/answer-values';
 export * from './whatsapp/templates';
 export { prepareUpload } from './whatsapp/media';
 export { DEFAULT_RETRY, type RetryOptions, type Sleep } from './http/retry';
-export { MAX_RATE_LIMIT_WAIT_MS, MAX_TIMEOUT_MS, MIN_REQUESTS_PER_SECOND } from './http/wait-limits';
+export {
+	MAX_RATE_LIMIT_WAIT_MS,
+	MAX_TIMEOUT_MS,
+	MIN_REQUESTS_PER_SECOND,
+} from './http/wait-limits';
 export { encodeMultipart } from './whatsapp/multipart';
 export { headerMediaCategory } from './whatsapp/template-rules';
 export {

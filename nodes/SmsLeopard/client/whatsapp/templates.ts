@@ -6,7 +6,13 @@
  */
 import { z } from 'zod';
 import type { ApiCall } from '../http/api-caller';
-import { answerId, answerList, answerRecord, answerText, answerWholeNumber } from '../http/answer-values';
+import {
+	answerId,
+	answerList,
+	answerRecord,
+	answerText,
+	answerWholeNumber,
+} from '../http/answer-values';
 
 const buttonSchema = answerRecord({
 	type: answerText,
