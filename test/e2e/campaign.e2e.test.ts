@@ -18,10 +18,10 @@ import {
 	findCampaignTable,
 	postJson,
 	sendsPerPhone,
-	sentTwice,
 	startListServer,
 	webhookPath,
 } from '../queue/campaign/campaign-kit';
+import { campaignSafetyCases } from '../queue/campaign/safety-cases';
 
 const tarball = packedForThisFile();
 
@@ -76,7 +76,6 @@ describe.each(selectedVersions().filter((version) => !version.startsWith('1.')))
 				if (sent().length !== count) [count, quietSince] = [sent().length, Date.now()];
 				const table = await findCampaignTable(n8n.rest);
 				const rows = (await table?.rows(campaign))?.filter((row) => row.batch !== 'claim') ?? [];
-				console.log(JSON.stringify(await table?.rows(campaign)).slice(0, 1500));
 				if (
 					rows.length > 0 &&
 					rows.every((row) => row.status === 'done') &&
@@ -87,33 +86,6 @@ describe.each(selectedVersions().filter((version) => !version.startsWith('1.')))
 			}
 			throw new Error(`campaign ${campaign} did not settle: ${n8n.server.logs().slice(-2000)}`);
 		}
-
-		it('a stranger without the key gets 403 and starts nothing; a caller may not choose where batches go', async () => {
-			lists.put('stranger', people(20, '+2547990'));
-			for (const key of [null, 'a-guessed-key']) {
-				const answer = await postJson(
-					campaignUrl,
-					{ campaign: 'stranger', recipientsUrl: lists.url('stranger') },
-					key,
-				);
-				expect(answer.status).toBe(403);
-				const batch = await postJson(
-					batchUrl,
-					{ campaign: 'stranger', batch: '1-1', recipients: people(20, '+2547990') },
-					key,
-				);
-				expect(batch.status).toBe(403);
-			}
-			const redirected = await start('stranger', 'stranger', {
-				batchWorkflowUrl: 'https://example.org/steal',
-			});
-			expect(redirected.status).toBe(400);
-			expect(String(redirected.body.error)).toContain('batchWorkflowUrl');
-			await new Promise((resolve) => setTimeout(resolve, 2000));
-			expect(sent()).toEqual([]);
-			const table = await findCampaignTable(n8n.rest);
-			expect((await table?.rows('stranger')) ?? []).toEqual([]);
-		});
 
 		it('the webhook answers at once (202, the name, how to follow); the table is made with its types; each person once; a rerun sends nothing', async () => {
 			const list = people(60, '+2547910');
@@ -159,95 +131,13 @@ describe.each(selectedVersions().filter((version) => !version.startsWith('1.')))
 			expect(await n8n.rest.executionCount(campaignId)).toBe(0);
 		});
 
-		/** After the runs settle and one more run: each of `list` sent exactly once, nobody twice. */
-		async function exactlyOnceAfterOneMoreRun(campaign: string, count: number) {
-			await settled(campaign);
-			expect(sentTwice(sent())).toEqual([]);
-			expect((await start(campaign, campaign)).status).toBe(202);
-			await settled(campaign);
-			await new Promise((resolve) => setTimeout(resolve, 1500));
-			expect(sentTwice(sent())).toEqual([]);
-			expect(sendsPerPhone(sent()).size).toBe(count);
-		}
-
-		it.each([2, 5])(
-			'%i starts at once of a campaign run before: one plans, the others answer at once with where it stands (409); nobody twice',
-			async (starts) => {
-				const name = `together-${starts}`;
-				const list = people(200, `+25479${starts}0`);
-				lists.put(name, list.slice(0, 1));
-				await start(name, name);
-				await settled(name);
-				lists.put(name, list);
-				const answers = await Promise.all(Array.from({ length: starts }, () => start(name, name)));
-				for (const answer of answers) expect([202, 409]).toContain(answer.status);
-				expect(answers.filter((answer) => answer.status === 202).length).toBeGreaterThan(0);
-				for (const answer of answers.filter((entry) => entry.status === 409))
-					expect(answer.body).toMatchObject({
-						state: 'claimed',
-						campaign: name,
-						sent: expect.any(Number),
-					});
-				await exactlyOnceAfterOneMoreRun(name, 200);
-			},
-		);
-
-		it('five first starts at once of a new campaign: nobody twice; after one more run everyone exactly once', async () => {
-			lists.put('first-five', people(200, '+2547960'));
-			const answers = await Promise.all(
-				[1, 2, 3, 4, 5].map(() => start('first-five', 'first-five')),
-			);
-			for (const answer of answers) expect([202, 409]).toContain(answer.status);
-			await exactlyOnceAfterOneMoreRun('first-five', 200);
-		});
-
-		it('a client that gives up after 50 ms and posts again: nobody twice; after one more run everyone exactly once', async () => {
-			lists.put('impatient', people(200, '+2547970'));
-			await start('impatient', 'impatient', { checkOnly: true });
-			const impatient = new AbortController();
-			setTimeout(() => impatient.abort(), 50);
-			const gaveUp = await postJson(
-				campaignUrl,
-				{ campaign: 'impatient', recipientsUrl: lists.url('impatient') },
-				undefined,
-				impatient.signal,
-			).catch((error: Error) => error.name);
-			expect(gaveUp).toBe('AbortError');
-			expect([202, 409]).toContain((await start('impatient', 'impatient')).status);
-			await exactlyOnceAfterOneMoreRun('impatient', 200);
-		});
-
-		it('a batch posted twice at once is sent once; a forged batch post sends only to the numbers the campaign recorded in it', async () => {
-			const list = people(40, '+2547930');
-			lists.put('forged', list);
-			await start('forged', 'forged');
-			const table = await settled('forged');
-			const before = sent().length;
-			// Repeated: a done batch posted again twice at once, with its own recipients.
-			const [row] = (await table.rows('forged')).filter((entry) => entry.batch !== 'claim');
-			const repeat = { campaign: 'forged', batch: row.batch, recipients: list };
-			await Promise.all([postJson(batchUrl, repeat), postJson(batchUrl, repeat)]);
-			// A queued batch posted twice at once, naming strangers beside its recorded people.
-			await table.insert({
-				campaign: 'forged',
-				batch: 'forged-x',
-				status: 'queued',
-				recipients: '+254793099990,+254793099991',
-			});
-			const strangers = people(5, '+2547931');
-			const forged = {
-				campaign: 'forged',
-				batch: 'forged-x',
-				recipients: [...strangers, { phone: '+254793099990', name: 'Recorded' }],
-			};
-			await Promise.all([postJson(batchUrl, forged), postJson(batchUrl, forged)]);
-			await settled('forged');
-			await new Promise((resolve) => setTimeout(resolve, 2000));
-			const after = sent()
-				.slice(before)
-				.map((phone) => phone.replace(/\D/g, ''));
-			expect(after.sort()).toEqual(['254793099990', '254793099991']);
-			expect(sentTwice(sent())).toEqual([]);
+		campaignSafetyCases(it, {
+			campaignUrl: () => campaignUrl,
+			batchUrl: () => batchUrl,
+			putList: (name, rows) => lists.put(name, rows),
+			listUrl: (name) => lists.url(name),
+			sent,
+			table: () => findCampaignTable(n8n.rest),
 		});
 	},
 );
