@@ -134,7 +134,7 @@ describe.each(selectedVersions().filter((version) => !version.startsWith('1.')))
 		campaignSafetyCases(it, {
 			campaignUrl: () => campaignUrl,
 			batchUrl: () => batchUrl,
-			putList: (name, rows) => lists.put(name, rows),
+			putList: (name, rows, delayMs) => lists.put(name, rows, delayMs),
 			listUrl: (name) => lists.url(name),
 			sent,
 			table: () => findCampaignTable(n8n.rest),

@@ -523,7 +523,7 @@ it('the SMS batch workflow: 2,000 recipients, each sent once with their name, re
 campaignSafetyCases(it, {
 	campaignUrl: () => campaignUrl(),
 	batchUrl: () => `${cluster.mainUrl}/webhook/${webhookPath(BATCH_FILE, 'Batch Webhook')}`,
-	putList: (name, rows) => lists.put(name, rows),
+	putList: (name, rows, delayMs) => lists.put(name, rows, delayMs),
 	listUrl: (name) => lists.url(name),
 	sent: () => sandbox.state.sentMessages.map((message) => message.destination),
 	table: async () => table,

@@ -193,21 +193,27 @@ export const listOf = (text: string | null | undefined): string[] =>
 /** Serves recipient lists as CSV text at /<name>.csv, one GET each, like a published sheet. */
 export async function startListServer(): Promise<{
 	url(name: string): string;
-	put(name: string, rows: Array<{ phone: string; name: string }>): void;
+	/** `delayMs`: the list answers that late, as a large sheet does (runs that read it overlap). */
+	put(name: string, rows: Array<{ phone: string; name: string }>, delayMs?: number): void;
 	stop(): Promise<void>;
 }> {
-	const lists = new Map<string, string>();
+	const lists = new Map<string, { csv: string; delayMs: number }>();
 	const server: Server = createServer((request, response) => {
-		const csv = lists.get(String(request.url).replace(/^\/|\.csv$/g, ''));
-		response.writeHead(csv === undefined ? 404 : 200, { 'content-type': 'text/csv' });
-		response.end(csv ?? 'no such list');
+		const list = lists.get(String(request.url).replace(/^\/|\.csv$/g, ''));
+		setTimeout(() => {
+			response.writeHead(list === undefined ? 404 : 200, { 'content-type': 'text/csv' });
+			response.end(list?.csv ?? 'no such list');
+		}, list?.delayMs ?? 0);
 	});
 	await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
 	const { port } = server.address() as { port: number };
 	return {
 		url: (name) => `http://127.0.0.1:${port}/${name}.csv`,
-		put: (name, rows) =>
-			lists.set(name, ['phone,name', ...rows.map((row) => `${row.phone},${row.name}`)].join('\n')),
+		put: (name, rows, delayMs = 0) =>
+			lists.set(name, {
+				csv: ['phone,name', ...rows.map((row) => `${row.phone},${row.name}`)].join('\n'),
+				delayMs,
+			}),
 		stop: () => new Promise<void>((resolve) => server.close(() => resolve())),
 	};
 }
