@@ -131,6 +131,27 @@ describe.each(selectedVersions().filter((version) => !version.startsWith('1.')))
 			expect(await n8n.rest.executionCount(campaignId)).toBe(0);
 		});
 
+		it('a list that cannot be read: the run frees its claim and fails with the reason, so the next start is accepted, not refused', async () => {
+			const answer = await start('unreadable', 'no-such-list');
+			expect(answer.status).toBe(202);
+			const deadline = Date.now() + 30_000;
+			let claim: string | undefined;
+			while (Date.now() < deadline && claim !== 'free') {
+				await new Promise((resolve) => setTimeout(resolve, 300));
+				const table = await findCampaignTable(n8n.rest);
+				claim = (await table?.rows('unreadable'))?.find((row) => row.batch === 'claim')?.status;
+			}
+			expect(claim).toBe('free');
+			const [failed] = await n8n.rest.settledExecutions(campaignId, 1);
+			expect(failed.status).toBe('error');
+			lists.put('no-such-list', people(3, '+2547980'));
+			expect((await start('unreadable', 'no-such-list')).status).toBe(202);
+			// Its three sends end here, not in the next test.
+			for (let wait = 0; wait < 100 && sent().length < 3; wait++)
+				await new Promise((resolve) => setTimeout(resolve, 300));
+			expect(sent()).toHaveLength(3);
+		});
+
 		campaignSafetyCases(it, {
 			campaignUrl: () => campaignUrl,
 			batchUrl: () => batchUrl,
