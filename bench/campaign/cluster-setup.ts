@@ -7,7 +7,7 @@ import { N8nRest, type WorkflowJson } from '../../test/e2e/harness';
 import { CAMPAIGN_WORKER_CONCURRENCY } from '../../test/queue/cluster/campaign-workers';
 import { type QueueCluster, startQueueCluster } from '../../test/queue/cluster/queue-cluster';
 import type { ReplyServer } from '../reply-server';
-import { createCampaignTable } from '../../test/queue/campaign/campaign-kit';
+import { createCampaignKey, createCampaignTable } from '../../test/queue/campaign/campaign-kit';
 
 export interface CaseCluster {
 	cluster: QueueCluster;
@@ -15,6 +15,8 @@ export interface CaseCluster {
 	/** This node's credential pointing at the reply server, and the HTTP Request node's. */
 	nodeCredential: { id: string; name: string };
 	basicAuth: { id: string; name: string };
+	/** The Header Auth credential "SMSLeopard campaign key" the campaign's webhooks ask for. */
+	campaignKey: { id: string; name: string };
 	dataTableId: string;
 }
 
@@ -61,9 +63,11 @@ export async function startCaseCluster(
 			'httpBasicAuth',
 			apiKey,
 		);
-		// The shipped campaign's table, as its sticky note tells a user to create it.
+		// The Header Auth key both campaign webhooks ask for, and the campaign sends with each batch.
+		const campaignKey = await createCampaignKey(rest);
+		// Made before the run so the bench reads its size from the start; the campaign then finds it.
 		const table = await createCampaignTable(rest);
-		return { cluster, rest, nodeCredential, basicAuth, dataTableId: table.id };
+		return { cluster, rest, nodeCredential, basicAuth, campaignKey, dataTableId: table.id };
 	} catch (error) {
 		cluster.stop();
 		throw error;

@@ -12,6 +12,7 @@ import { loadavg } from 'os';
 import { busiestWindow } from '../../test/sandbox/limiters';
 import type { QueueProcess } from '../../test/queue/cluster/queue-cluster';
 import { isAlive, killGroup, tail } from '../../test/queue/cluster/services';
+import { CAMPAIGN_KEY_HEADER, TEST_CAMPAIGN_KEY } from '../../test/queue/campaign/campaign-kit';
 import type { ReplyServer, ReplyStats } from '../reply-server';
 import { type CaseCluster, publish, startCaseCluster } from './cluster-setup';
 import { type GroupPeak, GroupRssSampler } from './group-rss';
@@ -337,6 +338,7 @@ export async function runCase(spec: CaseSpec, count: number, shared: Shared): Pr
 			itemsInParallel: shared.itemsInParallel,
 			keepSuccessful: shared.keepBatches,
 			credential: spec.sender === 'node' ? setup.nodeCredential : setup.basicAuth,
+			campaignKey: setup.campaignKey,
 			chatUrl: server.chatUrl,
 			contactsUrl: server.contactsUrl,
 			channel: server.channel,
@@ -349,7 +351,7 @@ export async function runCase(spec: CaseSpec, count: number, shared: Shared): Pr
 			workflowNames[batchId] = 'batch';
 			triggerId = await publish(
 				setup,
-				shippedCampaign(setup.nodeCredential),
+				shippedCampaign(setup.nodeCredential, setup.campaignKey, spec.kind),
 				SHIPPED_CAMPAIGN_PATH,
 			);
 			triggerPath = SHIPPED_CAMPAIGN_PATH;
@@ -372,17 +374,16 @@ export async function runCase(spec: CaseSpec, count: number, shared: Shared): Pr
 		// The shipped campaign reads a CSV list, as from a published sheet; the one execution JSON.
 		const body = (campaign: string) =>
 			spec.shape === 'campaign'
-				? {
-						campaign,
-						recipientsUrl: recipients.urlFor(count, 'csv'),
-						batchWorkflowUrl: `${cluster.mainUrl}/webhook/${shippedBatchPath(spec.kind)}`,
-					}
+				? { campaign, recipientsUrl: recipients.urlFor(count, 'csv') }
 				: { recipientsUrl: recipients.urlFor(count) };
-		/** The campaign answers with its plan once every batch is queued (the one execution at once). */
+		/** Both answer at once: the campaign once it claimed the campaign (202), its plan goes on. */
 		const startCampaign = async (campaign = 'bench'): Promise<string> => {
 			const answer = await fetch(`${cluster.mainUrl}/webhook/${triggerPath}`, {
 				method: 'POST',
-				headers: { 'content-type': 'application/json' },
+				headers: {
+					'content-type': 'application/json',
+					...(spec.shape === 'campaign' ? { [CAMPAIGN_KEY_HEADER]: TEST_CAMPAIGN_KEY } : {}),
+				},
 				body: JSON.stringify(body(campaign)),
 			});
 			const text = await answer.text();
@@ -417,7 +418,7 @@ export async function runCase(spec: CaseSpec, count: number, shared: Shared): Pr
 			allWorkers.push(replacement);
 			sampler.add(replacement.name, replacement.pid);
 		}
-		// The campaign's webhook answers once its parent ended; the one execution's at once.
+		// Both webhooks answer at once: the one execution is waited for, the campaign's runs all are.
 		const waitFor = spec.shape === 'campaign' ? undefined : triggerId;
 		const victimPid = killedAt === undefined ? undefined : cluster.workers[0].pid;
 		const dead = () => deadWorker(allWorkers, victimPid);
@@ -460,7 +461,7 @@ export async function runCase(spec: CaseSpec, count: number, shared: Shared): Pr
 			for (const row of records.all) {
 				if (row.status === 'done')
 					for (const phone of parseList(row.maybeSent)) maybe.add(digits(phone));
-				else if (row.status === 'sending') {
+				else if (String(row.status).startsWith('sending')) {
 					sendingRows += 1;
 					for (const phone of parseList(row.recipients)) maybe.add(digits(phone));
 				}

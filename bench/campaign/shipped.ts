@@ -41,18 +41,35 @@ type Connections = Record<
 	{ main?: Array<Array<{ node: string; type: string; index: number }> | null> }
 >;
 
-/** The parent as shipped (it has no SMSLeopard node). */
-export function shippedCampaign(credential: { id: string; name: string }): WorkflowJson {
-	return campaignWorkflow(CAMPAIGN_FILE, credential);
+/**
+ * The parent as shipped (it has no SMSLeopard node), its key credential picked, and Campaign
+ * Settings as an owner sets them for the bench: the channel, and the caller (the bench) may post
+ * the list's link.
+ */
+export function shippedCampaign(
+	credential: { id: string; name: string },
+	key: { id: string; name: string },
+	kind: Kind,
+): WorkflowJson {
+	return campaignWorkflow(CAMPAIGN_FILE, credential, {}, undefined, {
+		key,
+		settings: { channel: kind === 'sms' ? 'sms' : 'whatsapp', callerMaySetListLink: true },
+	});
 }
 
 /** The batch workflow for `settings`: shipped, or with its send node swapped as described above. */
 export function shippedBatch(settings: SenderSettings): WorkflowJson {
 	const file = batchFile(settings.kind);
-	const workflow = campaignWorkflow(file, settings.credential, {
-		requestsPerSecond: settings.perProcessRps,
-		...(settings.itemsInParallel ? { concurrency: settings.itemsInParallel } : {}),
-	});
+	const workflow = campaignWorkflow(
+		file,
+		settings.credential,
+		{
+			requestsPerSecond: settings.perProcessRps,
+			...(settings.itemsInParallel ? { concurrency: settings.itemsInParallel } : {}),
+		},
+		undefined,
+		{ key: settings.campaignKey },
+	);
 	if (settings.keepSuccessful) {
 		workflow.settings = {
 			...(workflow.settings as Record<string, unknown>),

@@ -26,6 +26,8 @@ export interface SenderSettings {
 	keepSuccessful?: boolean;
 	/** This node's credential (the reply server's hosts), or the HTTP Request node's Basic Auth. */
 	credential: Credential;
+	/** The campaign key (Header Auth) on the batch webhook: the shipped campaign only. */
+	campaignKey?: Credential;
 	/** The reply server's hosts, for the HTTP Request node's URLs. */
 	chatUrl: string;
 	contactsUrl: string;

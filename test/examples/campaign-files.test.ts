@@ -10,6 +10,7 @@ import { runInNewContext } from 'vm';
 
 import { SmsLeopard } from '../../nodes/SmsLeopard/SmsLeopard.node';
 import { EXAMPLES_DIR, EXAMPLE_CREDENTIAL_NAME } from '../e2e/workflows/examples';
+import { CAMPAIGN_KEY_CREDENTIAL } from '../queue/campaign/campaign-kit';
 import { expectShareable } from './shareable-file';
 
 const NODE_TYPE = 'n8n-nodes-smsleopard.smsLeopard';
@@ -58,9 +59,14 @@ describe.each([CAMPAIGN, ...BATCHES])('examples/%s', (file) => {
 	it('says in a note what to change; SMSLeopard nodes use the credential by name, with only parameters the node has', () => {
 		expect(notes(workflow)).toContain('What to change');
 		expect(notes(workflow)).toContain(EXAMPLE_CREDENTIAL_NAME);
+		expect(notes(workflow)).toContain(CAMPAIGN_KEY_CREDENTIAL);
 		for (const entry of workflow.nodes) {
 			if (entry.type !== NODE_TYPE) {
-				expect(entry.credentials).toBeUndefined();
+				// The campaign's key only, by name: on its webhooks and on what posts to them.
+				if (entry.credentials !== undefined)
+					expect(entry.credentials).toEqual({
+						httpHeaderAuth: { id: null, name: CAMPAIGN_KEY_CREDENTIAL },
+					});
 				continue;
 			}
 			expect(entry.credentials).toEqual({
@@ -71,8 +77,21 @@ describe.each([CAMPAIGN, ...BATCHES])('examples/%s', (file) => {
 		}
 	});
 
-	it('reads and writes the campaign data table by its name, the one the note tells to create', () => {
-		const tables = workflow.nodes.filter((entry) => entry.type === 'n8n-nodes-base.dataTable');
+	it('every webhook asks for the campaign key (Header Auth): a post without it starts nothing', () => {
+		const hooks = workflow.nodes.filter((entry) => entry.type === 'n8n-nodes-base.webhook');
+		expect(hooks.length).toBe(1);
+		for (const hook of hooks) {
+			expect(hook.parameters.authentication).toBe('headerAuth');
+			expect(hook.credentials).toEqual({
+				httpHeaderAuth: { id: null, name: CAMPAIGN_KEY_CREDENTIAL },
+			});
+		}
+	});
+
+	it('reads and writes the campaign data table by its name, the one the campaign creates', () => {
+		const tables = workflow.nodes.filter(
+			(entry) => entry.type === 'n8n-nodes-base.dataTable' && entry.parameters.resource === 'row',
+		);
 		expect(tables.length).toBeGreaterThan(0);
 		for (const entry of tables) {
 			expect(entry.parameters.dataTableId).toEqual({
@@ -102,7 +121,13 @@ describe.each(BATCHES)('examples/%s as the batch workflow', (file) => {
 				{ keyName: 'status', condition: 'eq', keyValue: 'queued' },
 			]),
 		});
-		expect((take.parameters.columns as { value: unknown }).value).toEqual({ status: 'sending' });
+		// The taker writes its execution into the row: only the run the row names sends.
+		expect((take.parameters.columns as { value: unknown }).value).toEqual({
+			status: "={{ 'sending (execution ' + $execution.id + ')' }}",
+		});
+		expect(String(byName(workflow, 'One Item per Recipient').parameters.jsCode)).toContain(
+			'`sending (execution ${$execution.id})`',
+		);
 	});
 
 	it('sends in summary mode and continues on errors, so one write records the whole batch', () => {
@@ -132,24 +157,99 @@ it('the campaign keeps its failed runs and its runs from the editor, not 12 MB p
 	expect(notes(campaign)).toContain('checkOnly');
 });
 
-it('the campaign posts to the WhatsApp batch workflow by default, and names the SMS one in a note', () => {
+it('one setting chooses WhatsApp or SMS; Campaign Settings holds plain values, no expression to edit', () => {
 	const campaign = parse(CAMPAIGN);
-	const settings = JSON.stringify(byName(campaign, 'Campaign Settings').parameters);
-	const batchPath = byName(parse(BATCHES[0]), 'Batch Webhook').parameters.path as string;
-	expect(settings).toContain(`/webhook/${batchPath}'`);
-	expect(notes(campaign)).toContain(
-		String(byName(parse(BATCHES[1]), 'Batch Webhook').parameters.path),
-	);
-	// The campaign webhook answers with the summary of what it queued.
+	const assignments = (
+		byName(campaign, 'Campaign Settings').parameters.assignments as {
+			assignments: Array<{ name: string; value: unknown }>;
+		}
+	).assignments;
+	expect(assignments.filter((entry) => String(entry.value).startsWith('='))).toEqual([]);
+	expect(assignments.find((entry) => entry.name === 'channel')?.value).toBe('whatsapp');
+	const check = String(byName(campaign, 'Check Start').parameters.jsCode);
+	for (const file of BATCHES) {
+		const batchPath = String(byName(parse(file), 'Batch Webhook').parameters.path);
+		expect(check).toContain(`'/webhook/${batchPath}'`);
+		expect(notes(campaign)).toContain(batchPath);
+	}
+	// The campaign webhook answers from the workflow: accepted at once, or where it stands.
 	expect(byName(campaign, 'Campaign Webhook').parameters).toMatchObject({
 		path: 'smsleopard-campaign',
-		responseMode: 'lastNode',
-		responseData: 'firstEntryJson',
+		responseMode: 'responseNode',
+	});
+	const table = campaign.nodes.find((entry) => entry.parameters.resource === 'table')!;
+	expect(table.parameters).toMatchObject({
+		operation: 'create',
+		tableName: 'smsleopard_campaigns',
+		options: { createIfNotExists: true },
+	});
+});
+
+/** The campaign's Check Start code run as its Code node runs it, on a post or a manual start. */
+function runCheckStart(input: Record<string, unknown>, settings: Record<string, unknown> = {}) {
+	const code = String(byName(parse(CAMPAIGN), 'Check Start').parameters.jsCode);
+	const owner = {
+		campaign: 'spring',
+		listLink: '',
+		channel: 'whatsapp',
+		batchSize: 1000,
+		claimMinutes: 15,
+		callerMaySetListLink: false,
+		batchWorkflowUrl: '',
+		...settings,
+	};
+	return runInNewContext(`(function () {\n${code}\n})()`, {
+		$input: { first: () => ({ json: { ...owner, ...input } }) },
+		$: () => ({ first: () => ({ json: owner }) }),
+		$execution: { id: '7', resumeUrl: 'n8n.example/webhook-waiting/7' },
+	})[0].json as Record<string, unknown>;
+}
+const post = (body: unknown) => ({ headers: {}, webhookUrl: 'n8n.example/webhook/x', body });
+
+describe('who may set what (Check Start)', () => {
+	it('a caller may set the campaign and checkOnly; where batches go, the list and anything else are refused, naming the field', () => {
+		expect(runCheckStart(post({ campaign: 'sale', checkOnly: true }))).toMatchObject({
+			ok: true,
+			campaign: 'sale',
+			checkOnly: true,
+			batchWorkflowUrl: 'n8n.example/webhook/smsleopard-campaign-batch',
+		});
+		for (const field of ['batchWorkflowUrl', 'recipientsUrl', 'batchSize']) {
+			const refused = runCheckStart(post({ campaign: 'sale', [field]: 'x' }));
+			expect(refused.ok).toBe(false);
+			expect(String(refused.error)).toContain(field);
+		}
+		expect(runCheckStart(post({ campaign: 'a,b' })).ok).toBe(false);
+		expect(runCheckStart(post('campaign=sale')).ok).toBe(false);
+	});
+
+	it('the list link only where the owner allows it; SMS by one setting; a manual start uses the settings', () => {
+		expect(
+			runCheckStart(post({ campaign: 'sale', recipientsUrl: 'list.csv' }), {
+				callerMaySetListLink: true,
+			}),
+		).toMatchObject({ ok: true, recipientsUrl: 'list.csv' });
+		expect(runCheckStart({}, { channel: 'sms', listLink: 'mine.csv' })).toMatchObject({
+			ok: true,
+			campaign: 'spring',
+			recipientsUrl: 'mine.csv',
+			batchWorkflowUrl: 'n8n.example/webhook/smsleopard-campaign-batch-sms',
+		});
+		expect(String(runCheckStart({}, { channel: 'fax' }).error)).toContain('channel');
+	});
+
+	it("a claim's status sorts below the expiry bound only once it has expired", () => {
+		const now = runCheckStart({});
+		expect(String(now.claimStatus) > String(now.expiredBelow)).toBe(true);
+		expect('free' < String(now.expiredBelow)).toBe(true);
+		const expired = runCheckStart({}, { claimMinutes: 1 });
+		const later = new Date(Date.parse(String(expired.claimedUntil)) + 1000).toISOString();
+		expect(String(expired.claimStatus) < `planning until ${later}`).toBe(true);
 	});
 });
 
 /**
- * The campaign's Plan Batches code run as its Code node runs it: `$('Campaign Settings')`,
+ * The campaign's Plan Batches code run as its Code node runs it: `$('Check Start')`, `$('Claim Won')`,
  * `$('Get Recipients')` and `$input` (the table's rows) given, its items returned.
  */
 interface PlanInput {
@@ -160,10 +260,17 @@ interface PlanInput {
 function runPlan({ recipients, rows = [], settings = {} }: PlanInput) {
 	const code = String(byName(parse(CAMPAIGN), 'Plan Batches').parameters.jsCode);
 	const outputs: Record<string, Array<{ json: Record<string, unknown> }>> = {
-		'Campaign Settings': [{ json: { campaign: 'spring', batchSize: 1000, ...settings } }],
+		'Check Start': [
+			{ json: { campaign: 'spring', batchSize: 1000, checkOnly: false, ...settings } },
+		],
+		'Claim Won': [{ json: { won: true } }],
 		'Get Recipients': recipients,
 	};
-	const $ = (name: string) => ({ first: () => outputs[name][0], all: () => outputs[name] });
+	const $ = (name: string) => ({
+		isExecuted: true,
+		first: () => outputs[name][0],
+		all: () => outputs[name],
+	});
 	const $input = { all: () => rows.map((json) => ({ json })) };
 	return runInNewContext(`(function () {\n${code}\n})()`, {
 		$,
@@ -272,7 +379,7 @@ describe("the campaign's plan (Plan Batches, Record Batch, Queue Batch)", () => 
 		const fresh = items.find((item) => item.json.kind === 'new')!;
 		expect(JSON.parse(String(fresh.json.body)).recipients).toEqual(people.slice(15));
 		expect(items[items.length - 1].json).toMatchObject({
-			alreadySent: 9,
+			sent: 9,
 			maybeSent: 1,
 			queuedNow: 15,
 			waitingBatchesPostedAgain: 1,

@@ -16,6 +16,9 @@ export const CAMPAIGN_FILE = 'campaign-100000-recipients.json';
 export const BATCH_FILE = 'campaign-batch-whatsapp-template.json';
 export const SMS_BATCH_FILE = 'campaign-batch-sms.json';
 export const CAMPAIGN_TABLE = 'smsleopard_campaigns';
+/** The Header Auth credential both webhooks and Queue Batch name, and the header it checks. */
+export const CAMPAIGN_KEY_CREDENTIAL = 'SMSLeopard campaign key';
+export const CAMPAIGN_KEY_HEADER = 'X-Campaign-Key';
 
 /** The columns the parent's sticky note tells the marketer to create. */
 export const CAMPAIGN_COLUMNS = [
@@ -46,15 +49,30 @@ export function readCampaignExample(file: string): CampaignExample {
 	return JSON.parse(readFileSync(path.join(EXAMPLES_DIR, file), 'utf8')) as CampaignExample;
 }
 
+/** What the owner may change in the campaign's Campaign Settings (plain values, no expressions). */
+export type CampaignSettings = Partial<{
+	campaign: string;
+	listLink: string;
+	channel: 'whatsapp' | 'sms';
+	checkOnly: boolean;
+	batchSize: number;
+	claimMinutes: number;
+	callerMaySetListLink: boolean;
+	batchWorkflowUrl: string;
+}>;
+
 /**
- * The example as shipped, with the test's credential (by id, as the editor stores it once picked) and
- * the SMSLeopard node's Request Options changed only as `requestOptions` says (the test's speed).
+ * The example as shipped, with the test's credentials (by id, as the editor stores them once
+ * picked: SMSLeopard on the send, the Header Auth key on the webhooks and Queue Batch), the
+ * SMSLeopard node's Request Options changed only as `requestOptions` says (the test's speed), and
+ * Campaign Settings changed only as `settings` says (what an owner types there).
  */
 export function campaignWorkflow(
 	file: string,
 	credential: Credential,
 	requestOptions: Record<string, unknown> = {},
 	tableForN8n1?: { id: string; n8nVersion: string },
+	options: { key?: Credential; settings?: CampaignSettings } = {},
 ): WorkflowJson {
 	const workflow = readCampaignExample(file);
 	for (const entry of workflow.nodes) {
@@ -68,7 +86,19 @@ export function campaignWorkflow(
 				cachedResultName: CAMPAIGN_TABLE,
 			};
 		}
-		if (entry.credentials) entry.credentials = { smsLeopardApi: credential };
+		if (entry.credentials?.smsLeopardApi) entry.credentials = { smsLeopardApi: credential };
+		if (entry.credentials?.httpHeaderAuth && options.key)
+			entry.credentials = { httpHeaderAuth: options.key };
+		if (entry.name === 'Campaign Settings') {
+			const assignments = (
+				entry.parameters.assignments as { assignments: Array<{ name: string; value: unknown }> }
+			).assignments;
+			for (const [name, value] of Object.entries(options.settings ?? {})) {
+				const found = assignments.find((assignment) => assignment.name === name);
+				if (!found) throw new Error(`Campaign Settings has no ${name}`);
+				found.value = value;
+			}
+		}
 		if (entry.type === 'n8n-nodes-smsleopard.smsLeopard') {
 			entry.parameters.requestOptions = {
 				...(entry.parameters.requestOptions as Record<string, unknown>),
@@ -163,21 +193,27 @@ export const listOf = (text: string | null | undefined): string[] =>
 /** Serves recipient lists as CSV text at /<name>.csv, one GET each, like a published sheet. */
 export async function startListServer(): Promise<{
 	url(name: string): string;
-	put(name: string, rows: Array<{ phone: string; name: string }>): void;
+	/** `delayMs`: the list answers that late, as a large sheet does (runs that read it overlap). */
+	put(name: string, rows: Array<{ phone: string; name: string }>, delayMs?: number): void;
 	stop(): Promise<void>;
 }> {
-	const lists = new Map<string, string>();
+	const lists = new Map<string, { csv: string; delayMs: number }>();
 	const server: Server = createServer((request, response) => {
-		const csv = lists.get(String(request.url).replace(/^\/|\.csv$/g, ''));
-		response.writeHead(csv === undefined ? 404 : 200, { 'content-type': 'text/csv' });
-		response.end(csv ?? 'no such list');
+		const list = lists.get(String(request.url).replace(/^\/|\.csv$/g, ''));
+		setTimeout(() => {
+			response.writeHead(list === undefined ? 404 : 200, { 'content-type': 'text/csv' });
+			response.end(list?.csv ?? 'no such list');
+		}, list?.delayMs ?? 0);
 	});
 	await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
 	const { port } = server.address() as { port: number };
 	return {
 		url: (name) => `http://127.0.0.1:${port}/${name}.csv`,
-		put: (name, rows) =>
-			lists.set(name, ['phone,name', ...rows.map((row) => `${row.phone},${row.name}`)].join('\n')),
+		put: (name, rows, delayMs = 0) =>
+			lists.set(name, {
+				csv: ['phone,name', ...rows.map((row) => `${row.phone},${row.name}`)].join('\n'),
+				delayMs,
+			}),
 		stop: () => new Promise<void>((resolve) => server.close(() => resolve())),
 	};
 }
@@ -222,4 +258,88 @@ export function executionBytes(port: number, workflowId: string): number {
 		port,
 		`SELECT COALESCE(SUM(octet_length(d.data)), 0) FROM execution_data d JOIN execution_entity e ON e.id = d."executionId" WHERE e."workflowId" = '${workflowId}'`,
 	);
+}
+
+/** The key the tests' Header Auth credential holds (a test value, never a real secret). */
+export const TEST_CAMPAIGN_KEY = 'campaign-key-for-tests-0123456789';
+
+/** Creates the Header Auth credential the examples name, holding TEST_CAMPAIGN_KEY. */
+export async function createCampaignKey(rest: N8nRest): Promise<Credential> {
+	return await rest.createCredential(CAMPAIGN_KEY_CREDENTIAL, 'httpHeaderAuth', {
+		name: CAMPAIGN_KEY_HEADER,
+		value: TEST_CAMPAIGN_KEY,
+	});
+}
+
+export interface PostAnswer {
+	status: number;
+	body: Record<string, unknown>;
+}
+
+/**
+ * Posts JSON to a webhook as a script or a scheduler would, with the key header unless `key` is
+ * null; waits (bounded) while n8n has not registered a just-activated webhook (404).
+ */
+export async function postJson(
+	url: string,
+	body: unknown,
+	key: string | null = TEST_CAMPAIGN_KEY,
+	signal?: AbortSignal,
+): Promise<PostAnswer> {
+	const headers: Record<string, string> = { 'content-type': 'application/json' };
+	if (key !== null) headers[CAMPAIGN_KEY_HEADER] = key;
+	for (let attempt = 0; ; attempt++) {
+		const response = await fetch(url, {
+			method: 'POST',
+			headers,
+			body: JSON.stringify(body),
+			signal,
+		});
+		if (response.status === 404 && attempt < 60) {
+			await new Promise((resolve) => setTimeout(resolve, 250));
+			continue;
+		}
+		const text = await response.text();
+		let parsed: Record<string, unknown>;
+		try {
+			parsed = JSON.parse(text) as Record<string, unknown>;
+		} catch {
+			parsed = { text };
+		}
+		return { status: response.status, body: parsed };
+	}
+}
+
+/** How many times each number was sent to, as digits: what the sandbox took, per phone. */
+export function sendsPerPhone(destinations: string[]): Map<string, number> {
+	const result = new Map<string, number>();
+	for (const destination of destinations) {
+		const phone = destination.replace(/\D/g, '');
+		result.set(phone, (result.get(phone) ?? 0) + 1);
+	}
+	return result;
+}
+
+/** The numbers sent to more than once. */
+export const sentTwice = (destinations: string[]): string[] =>
+	[...sendsPerPhone(destinations)].filter(([, count]) => count > 1).map(([phone]) => phone);
+
+/** The campaign table the workflow created on its first run (n8n 2: Create Record Table If Missing). */
+export async function findCampaignTable(rest: N8nRest): Promise<CampaignTable | undefined> {
+	const projectId = await rest.personalProjectId();
+	const tables = await rest.call<{ data: Array<{ id: string; name: string }> }>(
+		'GET',
+		`/rest/projects/${projectId}/data-tables?take=100`,
+	);
+	const found = tables.data.find((entry) => entry.name === CAMPAIGN_TABLE);
+	return found && new CampaignTable(rest, projectId, found.id);
+}
+
+/** Its columns and their types, as the data table's editor shows them. */
+export async function campaignTableColumns(table: CampaignTable, rest: N8nRest) {
+	const columns = await rest.call<Array<{ name: string; type: string }>>(
+		'GET',
+		`/rest/projects/${table.projectId}/data-tables/${table.id}/columns`,
+	);
+	return Object.fromEntries(columns.map((column) => [column.name, column.type]));
 }
