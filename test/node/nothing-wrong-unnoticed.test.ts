@@ -2,6 +2,7 @@ import { NodeHelpers } from 'n8n-workflow';
 import { SENDERS, TEMPLATES } from '../sandbox';
 import { binaryItem } from '../harness';
 import { SmsLeopard } from '../../nodes/SmsLeopard/SmsLeopard.node';
+import { parseFieldId } from '../../nodes/SmsLeopard/actions/message/field-ids';
 import {
 	changingRequests,
 	jsonItems,
@@ -28,13 +29,22 @@ const templateSend = (templateId: string, extra: Record<string, unknown> = {}) =
 	...extra,
 });
 
-/** Template Fields as n8n's editor saves them: the values and the fields it showed for `built`. */
-async function mappedFields(built: string, value: Record<string, string>) {
+/**
+ * Values to Send as n8n's editor saves them for the template `built`: the fields it showed, and
+ * the values under those fields' ids (`body_1` given here is saved as `body_1_t<its tag>`).
+ */
+async function mappedFields(built: string, values: Record<string, string>) {
 	const { fields } = await env.resourceMapping('getTemplateFields', templateSend(built));
+	const value = Object.fromEntries(
+		Object.entries(values).map(([id, text]) => [
+			fields.find((field) => parseFieldId(field.id)?.base === id)?.id ?? id,
+			text,
+		]),
+	);
 	return { mappingMode: 'defineBelow', value, schema: fields };
 }
 
-describe('Template Fields belong to the template they were mapped for', () => {
+describe('Values to Send belong to the template they were mapped for', () => {
 	const values = { body_1: '={{ $json.name }}', body_2: '20%' };
 	// Every field promo needs is filled (n8n itself refuses to run an empty required field).
 	const promoValues = { ...values, button_1_url: 'SALE20' };
@@ -46,10 +56,10 @@ describe('Template Fields belong to the template they were mapped for', () => {
 			jsonItems({ phone: '+254700500001', name: 'Amina' }, { phone: '+254700500002', name: 'Bo' }),
 		);
 		expect(error?.message).toContain(
-			'"Template Fields" were mapped for template "promo" (tpl_promo), not for the chosen template "order_update" (tpl_order_update)',
+			'"Values to Send" were mapped for template "promo" (tpl_promo), not for the chosen template "order_update" (tpl_order_update)',
 		);
 		expect(error?.message).toContain(
-			'open the node, click Refresh under Template Fields (or choose the template again), and map each field again',
+			'open the node and click Refresh Field List (the ⋮ menu of Values to Send), which drops the values mapped for the other text, then fill in the fields of "order_update"',
 		);
 		expect(changingRequests(env)).toEqual([]);
 		expect(error?.description).toContain('Sent: none.');
@@ -124,7 +134,7 @@ describe('Template Fields belong to the template they were mapped for', () => {
 		expect(error).toBeUndefined();
 		expect(items[0].json).toMatchObject({
 			outcome: 'would be refused',
-			fields: ['Template Fields'],
+			fields: ['Values to Send'],
 			reason: expect.stringContaining('were mapped for template "promo"'),
 		});
 		expect(changingRequests(env)).toEqual([]);

@@ -180,7 +180,7 @@ export const description: INodeProperties[] = showOnlyFor(show, [
 		...templateField,
 		// n8n's ResourceMapper.vue sets the mapped value to null whenever a parameter the fields
 		// depend on changes (its watch on dependentParametersValues): a node cannot keep them.
-		hint: 'Choosing another template clears the values mapped under Template Fields: map them again',
+		hint: 'Choosing another template clears the Values to Send: map them again',
 	},
 	{
 		displayName: 'Recipient',
@@ -216,7 +216,8 @@ export const description: INodeProperties[] = showOnlyFor(show, [
 		],
 	},
 	{
-		displayName: 'Template Fields',
+		// n8n titles a resource mapper "Values to Send" on screen: the one name the user sees.
+		displayName: 'Values to Send',
 		name: 'templateFields',
 		type: 'resourceMapper',
 		noDataExpression: true,
@@ -595,8 +596,11 @@ async function checkItem(
 	const { variables, componentList, mappedMediaId } = readVariables(this, itemIndex, mode);
 	const template = await templateFor(state, phoneNumberId, templateId);
 	if (template && mode === 'template') {
-		const saved = this.getNodeParameter('templateFields.schema', itemIndex, []);
-		refuseFieldsOfAnotherTemplate(saved, template, await templatesOf(state, phoneNumberId));
+		const mapped = {
+			value: this.getNodeParameter('templateFields.value', itemIndex, {}),
+			schema: this.getNodeParameter('templateFields.schema', itemIndex, []),
+		};
+		refuseFieldsOfAnotherTemplate(mapped, template, await templatesOf(state, phoneNumberId));
 	}
 	// Header Media left over from a media template must not fail a template without a media header.
 	const withoutMediaHeader = template !== undefined && !headerMediaCategory(template);
