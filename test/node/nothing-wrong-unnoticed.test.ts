@@ -208,6 +208,7 @@ describe('what went out, in the output of Send Template', () => {
 			jsonItems({ phone: '+254700500001' }),
 		);
 		expect(welcome.items[0].json).toMatchObject({
+			header: { kind: 'text', text: 'Welcome Amina!' },
 			headerText: 'Welcome Amina!',
 			bodyText: 'Hello Amina, thanks for joining Duka Bora.',
 		});
@@ -229,7 +230,10 @@ describe('what went out, in the output of Send Template', () => {
 			[await binaryItem({ phone: '+254700500001' }, 'banner', png, 'banner.png', 'image/png')],
 		);
 		expect(promo.error).toBeUndefined();
+		const uploaded = env.sandbox.state.media[0];
 		expect(promo.items[0].json).toMatchObject({
+			// The image header as sent: its kind, the file uploaded and the media ID it got.
+			header: { kind: 'image', fileName: 'banner.png', mediaId: uploaded.media_id },
 			bodyText: 'Hi Amina, 20% off today only.',
 			buttons: [
 				{ text: 'Stop promotions', kind: 'quickReply', payload: 'stop-7' },
@@ -260,6 +264,11 @@ describe('what went out, in the output of Send Template', () => {
 		);
 		expect(invoice.error).toBeUndefined();
 		expect(invoice.items[0].json).toMatchObject({
+			header: {
+				kind: 'document',
+				fileName: 'Duka Bora offers.pdf',
+				mediaId: env.sandbox.state.media[0].media_id,
+			},
 			headerFile: 'Duka Bora offers.pdf',
 			bodyText: 'Invoice INV-9 is attached.',
 		});
@@ -272,6 +281,9 @@ describe('what went out, in the output of Send Template', () => {
 		);
 		expect(otp.error).toBeUndefined();
 		expect(otp.items[0].json.bodyText).toMatch(/^\*845120\* is your verification code/);
+		// No header, no currency that would read as "none": the cost's currency is said in a hint.
+		expect(otp.items[0].json).not.toHaveProperty('header');
+		expect(otp.items[0].json).not.toHaveProperty('currency');
 		// The code also fills the copy-code button's link, as Meta lists it.
 		expect(otp.items[0].json.buttons).toEqual([
 			{

@@ -478,12 +478,13 @@ export async function execute(
 	item: CheckedItem,
 ): Promise<IDataObject> {
 	const { phoneNumberId, templateId, destination, template } = item;
-	const message = item.upload
+	const uploaded = item.upload
 		? await uploadHeaderFile(item).catch((error: unknown) => {
 				// The header upload comes before the send: the message did not go out.
 				throw beforeTheSend(duringAction(error, item.action));
 			})
-		: item.message;
+		: undefined;
+	const message = uploaded?.message ?? item.message;
 	const mediaId = message.body.media_id;
 	const result = await sendDroppingListingOnRefusal(state, phoneNumberId, message);
 	const entry = ownEntry(result.recipients, destination, itemIndex);
@@ -496,10 +497,10 @@ export async function execute(
 		number: entry.number ?? destination,
 		messageId: entry.id,
 		status: entry.status,
-		...whatWentOut(item.template, message),
+		...whatWentOut(item.template, message, uploaded?.fileName),
+		// The send answer gives the cost in the account's currency without naming it: said in a
+		// hint, never a currency field that would read as "none".
 		cost: entry.cost ?? null,
-		// The send answer gives the cost in the account's currency without naming it: said in a hint.
-		currency: null,
 		templateName: template?.name ?? templateNameShown(this, itemIndex) ?? null,
 		templateId,
 		phoneNumberId,
@@ -546,15 +547,21 @@ export function preview(
 function whatWentOut(
 	template: TemplateDescription | undefined,
 	message: PreparedTemplateMessage,
+	uploadedFileName?: string,
 ): IDataObject {
-	const sent = templateAsSent(template, message.body);
+	const sent = templateAsSent(template, message.body, uploadedFileName);
 	return sent ? ({ ...sent } as unknown as IDataObject) : {};
 }
 
 /** The checked message completed with the media_id its header file got at upload. */
-async function uploadHeaderFile(item: CheckedItem): Promise<PreparedTemplateMessage> {
+async function uploadHeaderFile(
+	item: CheckedItem,
+): Promise<{ message: PreparedTemplateMessage; fileName?: string }> {
 	const uploaded = await (item.upload as () => Promise<MediaRecord>)();
-	return withMediaId(item.message, uploaded.media_id);
+	return {
+		message: withMediaId(item.message, uploaded.media_id),
+		fileName: uploaded.file_name ?? undefined,
+	};
 }
 
 /**
