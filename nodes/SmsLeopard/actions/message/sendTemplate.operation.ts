@@ -39,7 +39,7 @@ import {
 	templateFor,
 	templatesOf,
 } from './template-lookup';
-import { refuseFieldsOfAnotherTemplate } from './fields-of-template';
+import { type MappedFields, refuseFieldsOfAnotherTemplate } from './fields-of-template';
 import { senderNumberField, templateField } from '../common.fields';
 import type { ExecutionState } from '../../helpers/execution-state';
 import { showOnlyFor } from '../display-options';
@@ -421,10 +421,11 @@ function readVariables(
 	if (mode === 'json')
 		return { componentList: context.getNodeParameter('componentList', itemIndex, '') };
 	if (mode === 'define') return { variables: readDefinedVariables(context, itemIndex) };
-	const mapped = context.getNodeParameter('templateFields.value', itemIndex, {}) as Record<
-		string,
-		unknown
-	>;
+	// Read whole: asked for `templateFields.value`, n8n-core refuses an empty value itself in its
+	// own words and numbering ("Invalid input for 'body_1_t…' [item 0]"); the send's checks name
+	// the field as the user sees it and the item as the editor counts it.
+	const mapped = ((context.getNodeParameter('templateFields', itemIndex, {}) as { value?: unknown })
+		.value ?? {}) as Record<string, unknown>;
 	return {
 		variables: variablesFromMappedValues(mapped),
 		mappedMediaId: mediaIdFromMappedValues(mapped),
@@ -603,10 +604,7 @@ async function checkItem(
 	const { variables, componentList, mappedMediaId } = readVariables(this, itemIndex, mode);
 	const template = await templateFor(state, phoneNumberId, templateId);
 	if (template && mode === 'template') {
-		const mapped = {
-			value: this.getNodeParameter('templateFields.value', itemIndex, {}),
-			schema: this.getNodeParameter('templateFields.schema', itemIndex, []),
-		};
+		const mapped = this.getNodeParameter('templateFields', itemIndex, {}) as MappedFields;
 		refuseFieldsOfAnotherTemplate(mapped, template, await templatesOf(state, phoneNumberId));
 	}
 	// Header Media left over from a media template must not fail a template without a media header.
