@@ -63,10 +63,13 @@ async function chosenTemplate(
  * The template's fields, under the ids its saved values have while they were mapped for this
  * template and its texts (an earlier version's `body_2`, or an earlier tag), so opening or
  * refreshing keeps them: n8n drops a value whose id the field list lacks. Values mapped for
- * another template or text get today's ids, and n8n drops them.
+ * another template or text, or that the editor could not send, get today's ids, and n8n drops
+ * them: a value is lost rather than sent into another text.
  */
 function fieldsKeepingSavedIds(context: ILoadOptionsFunctions, template: TemplateDescription) {
-	const saved = context.getNodeParameter('templateFields', null) as MappedFields | null;
+	// As the editor sent them, unresolved here: n8n gives null for a parameter it could not resolve
+	// (a value from a node that has not run), and then today's ids are given, never old ones.
+	const saved = context.getCurrentNodeParameters()?.templateFields as MappedFields | null;
 	const kept =
 		typeof saved === 'object' && saved !== null ? savedIdsFitting(saved, template) : new Map();
 	return templateFields(template).map((field) => {
