@@ -11,6 +11,7 @@ import { type WorkflowNode, code, smsLeopard, trigger, workflow } from './workfl
 import {
 	SAVED_MEDIA,
 	SAVED_SHAPES,
+	SENT_BODY,
 	SHAPE_NAMES,
 	type SavedShape,
 	savedNode,
@@ -18,18 +19,6 @@ import {
 
 const CREDENTIAL = { id: 'e2eSavedFields0001', name: 'SMSLeopard sandbox' };
 const tarball = packedForThisFile();
-
-/** What each template's body says when its fixture's values fill it. */
-const SENT_BODY: Record<string, string> = {
-	welcome: 'Hello Amina, thanks for joining Leopard Shop.',
-	invoice: 'Invoice Amina is attached.',
-	promo: 'Hi Amina, Leopard Shop off today only.',
-	track_parcel: 'Your parcel Amina is on its way.',
-	feedback: 'Hi Amina, did you enjoy your visit?',
-	call_us: 'Questions about Amina? Call us.',
-	book_flow: 'Book your next appointment in a few taps.',
-	otp: '*123456* is your verification code. For your security, do not share this code.',
-};
 
 /** Each refused case: its node and the words of its own reason. */
 const REFUSED: Array<[name: string, reason: RegExp]> = [

@@ -11,6 +11,7 @@ import { SHAPE_TEMPLATES } from '../fixtures/template-fields/templates';
 import {
 	SAVED_MEDIA,
 	SAVED_SHAPES,
+	SENT_BODY,
 	SHAPE_NAMES,
 	savedNode,
 } from '../fixtures/template-fields/saved-nodes';
@@ -22,18 +23,6 @@ const env = useNodeEnv();
 beforeEach(() => env.sandbox.state.media.push(...SAVED_MEDIA));
 
 const customer = { phone: '+254700600001', name: 'Amina' };
-
-/** What each template's body says when its fixture's values fill it. */
-const SENT_BODY: Record<string, string> = {
-	welcome: 'Hello Amina, thanks for joining Leopard Shop.',
-	invoice: 'Invoice Amina is attached.',
-	promo: 'Hi Amina, Leopard Shop off today only.',
-	track_parcel: 'Your parcel Amina is on its way.',
-	feedback: 'Hi Amina, did you enjoy your visit?',
-	call_us: 'Questions about Amina? Call us.',
-	book_flow: 'Book your next appointment in a few taps.',
-	otp: '*123456* is your verification code. For your security, do not share this code.',
-};
 
 it("today's field shape is the newest fixture (a change of labels or field lists adds its fixture)", () => {
 	const today = shapeHash(

@@ -7,19 +7,12 @@
 import type { INodeParameters } from 'n8n-workflow';
 import { TEMPLATES } from '../sandbox';
 import { SAVED_SHAPES } from '../fixtures/template-fields/saved-nodes';
-import { changingRequests, jsonItems, senderLocator, templateLocator, useNodeEnv } from './support';
+import { changingRequests, jsonItems, templateSendParameters, useNodeEnv } from './support';
 
 const env = useNodeEnv();
 
-const sendOf = (templateId: string, templateFields?: unknown): INodeParameters => ({
-	resource: 'message',
-	operation: 'sendTemplate',
-	senderNumber: senderLocator,
-	template: templateLocator(templateId),
-	destination: '={{ $json.phone }}',
-	variablesMode: 'template',
-	...(templateFields ? { templateFields: templateFields as INodeParameters } : {}),
-});
+const sendOf = (templateId: string, templateFields?: unknown): INodeParameters =>
+	templateSendParameters(templateId, templateFields ? { templateFields } : {});
 
 interface Mapped {
 	value: Record<string, unknown>;

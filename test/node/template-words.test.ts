@@ -8,22 +8,14 @@ import { TEMPLATES } from '../sandbox';
 import {
 	changingRequests,
 	jsonItems,
-	senderLocator,
 	smsSendParameters,
-	templateLocator,
+	templateSendParameters,
 	useNodeEnv,
 } from './support';
 
 const env = useNodeEnv();
 
-const orderUpdate = {
-	resource: 'message',
-	operation: 'sendTemplate',
-	senderNumber: senderLocator,
-	template: templateLocator(TEMPLATES.bodyOnly.id),
-	destination: '={{ $json.phone }}',
-	variablesMode: 'template',
-};
+const orderUpdate = templateSendParameters(TEMPLATES.bodyOnly.id);
 
 /** order_update's Values to Send as the editor saves them, body {{1}} from the item's name. */
 async function savedValues() {
