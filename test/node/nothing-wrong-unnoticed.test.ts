@@ -6,9 +6,8 @@ import { parseFieldId } from '../../nodes/SmsLeopard/actions/message/field-ids';
 import {
 	changingRequests,
 	jsonItems,
-	senderLocator,
 	smsSendParameters,
-	templateLocator,
+	templateSendParameters,
 	useNodeEnv,
 } from './support';
 
@@ -19,15 +18,7 @@ import {
  */
 const env = useNodeEnv();
 
-const templateSend = (templateId: string, extra: Record<string, unknown> = {}) => ({
-	resource: 'message',
-	operation: 'sendTemplate',
-	senderNumber: senderLocator,
-	template: templateLocator(templateId),
-	destination: '={{ $json.phone }}',
-	variablesMode: 'template',
-	...extra,
-});
+const templateSend = templateSendParameters;
 
 /**
  * Values to Send as n8n's editor saves them for the template `built`: the fields it showed, and
