@@ -10,8 +10,7 @@ import { DEMO_PHONES, demoWorkflow } from './workflows/demo';
 import { flowSend } from './workflows/flow-send';
 import { expectOk, useSandboxedN8n } from './sandboxed-n8n';
 import { SENDERS, TEMPLATES } from '../sandbox';
-import { describeTemplate, templateSchema } from '../../nodes/SmsLeopard/client/whatsapp/templates';
-import { templateFields } from '../../nodes/SmsLeopard/actions/message/template-fields';
+import { savedTemplateFields } from './workflows/saved-fields';
 
 const GOOD = { id: 'e2eGoodCredential01', name: 'SMSLeopard sandbox' };
 const WRONG_SECRET = { id: 'e2eWrongSecret0001', name: 'SMSLeopard wrong secret' };
@@ -167,8 +166,8 @@ describe.each(selectedVersions())('n8n %s', (version) => {
 		expect(nodeItems(result.runData, 'Tracking')[0]).toMatchObject({
 			recipient: recipients[0],
 			templateName: expect.any(String),
-			currency: null,
 		});
+		expect(nodeItems(result.runData, 'Tracking')[0]).not.toHaveProperty('currency');
 		expect(nodeItems(result.runData, 'Tracking')[0].recipients).toBeUndefined();
 		expect(nodeItems(result.runData, 'Feedback')).toHaveLength(25);
 		const feedback = n8n.sandbox.state.sentMessages.filter(
@@ -375,10 +374,12 @@ describe.each(selectedVersions())('n8n %s', (version) => {
 			dryRun: true,
 			pricePerPart: 0.8,
 		});
-		// Template Fields as the editor saved them for promo, while the node now sends order_update.
-		const promoFields = templateFields(
-			describeTemplate(templateSchema.parse(TEMPLATES.mixedButtons)),
-		);
+		// Values to Send as the editor saved them for promo, while the node now sends order_update.
+		const promoFields = savedTemplateFields(TEMPLATES.mixedButtons, {
+			body_1: 'Amina',
+			body_2: '20%',
+			button_1_url: 'SALE20',
+		});
 		const staleFields = smsLeopard(
 			'Stale Fields',
 			GOOD,
@@ -389,11 +390,7 @@ describe.each(selectedVersions())('n8n %s', (version) => {
 				template: locator(TEMPLATES.bodyOnly.id),
 				destination: "={{ $('Customers').item.json.phone }}",
 				variablesMode: 'template',
-				templateFields: {
-					mappingMode: 'defineBelow',
-					value: { body_1: 'Amina', body_2: '20%', button_1_url: 'SALE20' },
-					schema: promoFields,
-				},
+				templateFields: promoFields,
 			},
 			{ onError: 'continueRegularOutput' },
 		);
@@ -420,7 +417,7 @@ describe.each(selectedVersions())('n8n %s', (version) => {
 			'Dry run, nothing was sent: 1 SMS would go out (1 part, estimated cost 0.8 at 0.8 per part), 2 would be refused (their "reason" and "fix" are in the output).',
 		]);
 		expect(nodeItems(result.runData, 'Stale Fields')[0].error).toContain(
-			'"Template Fields" were mapped for template "promo" (tpl_promo), not for the chosen template "order_update"',
+			'"Values to Send" were mapped for template "promo" (tpl_promo), not for the chosen template "order_update"',
 		);
 		expect(result.ok).toBe(false);
 		expect(JSON.stringify(result.error)).toContain(

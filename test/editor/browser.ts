@@ -93,8 +93,21 @@ export async function closeNode(page: Page): Promise<void> {
 	await page.locator('[data-test-id="ndv"]').waitFor({ state: 'hidden' });
 }
 
+/** A template's value field as the node reads it (`body_1`); its id may carry the template's tag. */
+const MAPPED_FIELD = /^(header|body)_\d+$|^button_\d+_(url|payload)$|^auth_code$/;
+
+/** A field id without its template tag (`body_1_t1a2b3c4d` is `body_1`). */
+export const untagged = (id: string): string => id.replace(/_t[0-9a-f]{8}$/, '');
+
 /** Where an editor parameter is: n8n marks each with data-test-id="parameter-input-<name>". */
 export function parameter(ndv: Locator, name: string): Locator {
+	if (MAPPED_FIELD.test(name)) {
+		return ndv
+			.locator(
+				`[data-test-id^="parameter-input-${name}_t"], [data-test-id="parameter-input-${name}"]`,
+			)
+			.first();
+	}
 	return ndv.locator(`[data-test-id="parameter-input-${name}"]`).first();
 }
 

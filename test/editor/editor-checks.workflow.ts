@@ -8,6 +8,7 @@ import { DEMO_SENDER } from '../e2e/workflows/demo';
 import { code, locator, node, smsLeopard, trigger, workflow } from '../e2e/workflows/build';
 import { TRIGGER_TYPE } from '../e2e/workflows/trigger';
 import { TEMPLATES } from '../sandbox';
+import { savedTemplateFields } from '../e2e/workflows/saved-fields';
 
 export const EDITOR_CHECKS_ID = 'smsleopardEditor1';
 /** The SMSLeopard Trigger's webhook id and secret: its URLs end /<id>/smsleopard. */
@@ -45,10 +46,10 @@ export function editorChecksWorkflow() {
 		TEMPLATES.bodyOnly.id,
 		'order_update (en_US, UTILITY)',
 		{
-			templateFields: {
-				mappingMode: 'defineBelow',
-				value: { body_1: '={{ $json.name }}', body_2: '={{ $json.order }}' },
-			},
+			templateFields: savedTemplateFields(TEMPLATES.bodyOnly, {
+				body_1: '={{ $json.name }}',
+				body_2: '={{ $json.order }}',
+			}),
 			headerMedia: 'mediaId',
 			mediaId: '9700000000000001',
 		},

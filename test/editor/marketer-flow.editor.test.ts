@@ -22,6 +22,7 @@ import {
 	parameter,
 	screenshot,
 	signedInPage,
+	untagged,
 } from './browser';
 
 const ARTIFACTS = 'test-artifacts/editor';
@@ -82,7 +83,7 @@ test('Send Template shows the sender, the template and the fields of that templa
 	await parameter(ndv, 'button_0_url').waitFor({ state: 'visible' });
 	// n8n's resource mapper clears mapped values on a template change: the Template field says so.
 	await ndv
-		.getByText('Choosing another template clears the values mapped under Template Fields')
+		.getByText('Choosing another template clears the Values to Send: map them again')
 		.waitFor({ state: 'visible' });
 	await screenshot(page, `${ARTIFACTS}/02-send-template-fields.png`);
 	await screenshot(page, 'docs/send-template-fields.png');
@@ -208,7 +209,7 @@ async function fieldInputs(ndv: Locator): Promise<string[]> {
 			'[data-test-id="mapping-fields-container"] [data-test-id^="parameter-input-"]:not([data-test-id="parameter-input-field"])',
 		)
 		.evaluateAll((elements) => elements.map((element) => element.getAttribute('data-test-id')));
-	return ids.map((id) => String(id).replace('parameter-input-', ''));
+	return ids.map((id) => untagged(String(id).replace('parameter-input-', '')));
 }
 
 test('a phone-number button takes no input: only the body variable is asked for', async () => {
@@ -243,7 +244,9 @@ test('an image-header template with every kind of button: real inputs only, no g
 	const bins = await fields
 		.locator('[data-test-id^="remove-field-button-"]')
 		.evaluateAll((elements) => elements.map((element) => element.getAttribute('data-test-id')));
-	expect(bins.sort()).toEqual(['remove-field-button-button_0_payload']);
+	expect(bins.map((bin) => untagged(String(bin))).sort()).toEqual([
+		'remove-field-button-button_0_payload',
+	]);
 	await screenshot(page, `${ARTIFACTS}/14-image-header-buttons.png`);
 	await closeNode(page);
 });
@@ -594,12 +597,29 @@ async function openNodeParameters(): Promise<Record<string, unknown>> {
 	});
 }
 
+/** The template a fresh node is mapped for before the switch: how it is picked and filled. */
+interface FirstTemplate {
+	pick: RegExp;
+	label: string;
+	values: Record<string, string>;
+}
+
+const PROMO: FirstTemplate = {
+	pick: /^promo \(en_US, MARKETING\)/,
+	label: 'Body {{1}}: "Hi {{1}}, {{2}} off today only."',
+	values: { body_1: 'Amina', body_2: '20%', button_1_url: 'SALE20' },
+};
+
 /**
  * Adds a Send Template node after Customer, as a marketer adds the next step, chooses the sender
- * and promo, fills promo's fields and Destination (typing {{ makes it an expression, as n8n does),
- * then switches to order_update. Returns the open panel.
+ * and a first template (promo), fills its fields and Destination (typing {{ makes it an
+ * expression, as n8n does), then switches to order_update. Returns the open panel.
  */
-async function freshNodeSwitchedTemplate(destination: string, picture: string): Promise<Locator> {
+async function freshNodeSwitchedTemplate(
+	destination: string,
+	picture: string,
+	first: FirstTemplate = PROMO,
+): Promise<Locator> {
 	await openCheck('Call Us');
 	await closeNode(page);
 	await canvasNode(page, 'Customer').click();
@@ -611,17 +631,15 @@ async function freshNodeSwitchedTemplate(destination: string, picture: string): 
 	const ndv = page.locator('[data-test-id="ndv"]');
 	await parameter(ndv, 'senderNumber').waitFor({ state: 'visible' });
 	await choose(ndv, 'senderNumber', /^\+254700000001 \(phone number ID/);
-	await choose(ndv, 'template', /^promo \(en_US, MARKETING\)/);
-	await ndv.getByText('Body {{1}}: "Hi {{1}}, {{2}} off today only."').waitFor();
-	await field(ndv, 'body_1').fill('Amina');
-	await field(ndv, 'body_2').fill('20%');
-	await field(ndv, 'button_1_url').fill('SALE20');
+	await choose(ndv, 'template', first.pick);
+	await ndv.getByText(first.label).waitFor();
+	for (const [id, value] of Object.entries(first.values)) await field(ndv, id).fill(value);
 	await parameter(ndv, 'destination')
 		.locator('input, textarea, [contenteditable="true"]')
 		.first()
 		.fill(destination);
 	await until(async () => Boolean((await openNodeParameters()).destination));
-	await screenshot(page, `${ARTIFACTS}/${picture}-promo.png`);
+	await screenshot(page, `${ARTIFACTS}/${picture}-first.png`);
 	await choose(ndv, 'template', /^order_update \(en_US, UTILITY\)/);
 	await until(
 		async () =>
@@ -630,7 +648,7 @@ async function freshNodeSwitchedTemplate(destination: string, picture: string): 
 	return ndv;
 }
 
-/** The Template Fields n8n holds for the open node (what a save would store). */
+/** The Values to Send n8n holds for the open node (what a save would store). */
 async function heldFields(): Promise<{
 	value?: Record<string, unknown>;
 	schema: Array<{ id: string }>;
@@ -648,7 +666,10 @@ test("a freshly added node, first switch of template with a fixed Destination: n
 	const fields = ndv.locator('[data-test-id="mapping-fields-container"]');
 	await fields.getByText('Body {{1}}: "Hi {{1}}, your order {{2}} has shipped."').waitFor();
 	await until(async () => Object.keys((await heldFields()).value ?? {}).length === 0);
-	expect((await heldFields()).schema.map((each) => each.id)).toEqual(['body_1', 'body_2']);
+	expect((await heldFields()).schema.map((each) => untagged(each.id))).toEqual([
+		'body_1',
+		'body_2',
+	]);
 	expect(await fields.getByText('off today only', { exact: false }).count()).toBe(0);
 	await screenshot(page, `${ARTIFACTS}/32-fresh-node-fixed-switched.png`);
 	await closeNode(page);
@@ -680,8 +701,12 @@ test(
 		await fields.getByText('Body {{1}}: "Hi {{1}}, {{2}} off today only."').waitFor();
 		expect(await fields.getByText('has shipped', { exact: false }).count()).toBe(0);
 		const kept = await heldFields();
-		expect(kept.value).toEqual({ body_1: 'Amina', body_2: '20%', button_1_url: 'SALE20' });
-		expect(kept.schema.map((each) => each.id)).toEqual([
+		expect(
+			Object.fromEntries(
+				Object.entries(kept.value ?? {}).map(([id, value]) => [untagged(id), value]),
+			),
+		).toEqual({ body_1: 'Amina', body_2: '20%', button_1_url: 'SALE20' });
+		expect(kept.schema.map((each) => untagged(each.id))).toEqual([
 			'body_1',
 			'body_2',
 			'button_0_payload',
@@ -699,12 +724,61 @@ test(
 			.waitFor({ state: 'visible', timeout: RUN_TIMEOUT_MS });
 		const shown = (await output.innerText()).replace(/\s+/g, ' ');
 		expect(shown).toContain(
-			'"Template Fields" were mapped for template "promo" (tpl_promo), not for the chosen template "order_update" (tpl_order_update)',
+			'"Values to Send" were mapped for template "promo" (tpl_promo), not for the chosen template "order_update" (tpl_order_update)',
 		);
-		expect(shown).toContain('click Refresh under Template Fields');
+		expect(shown).toContain('click Refresh Field List');
+		expect(shown).not.toContain('Template Fields');
 		expect(shown).toContain('Sent: none.');
 		expect(sendingRequests().slice(before)).toEqual([]);
 		await screenshot(page, `${ARTIFACTS}/31-fresh-node-stale-fields-refused.png`);
+		await closeNode(page);
+	},
+	2 * RUN_TIMEOUT_MS,
+);
+
+/** Refresh Field List, from the ⋮ menu of Values to Send, as the refusal advises. */
+async function refreshFieldList(ndv: Locator): Promise<void> {
+	const mapper = ndv.locator('[data-test-id="resource-mapper-container"]').first();
+	await mapper.hover();
+	await mapper.locator('[data-test-id="action-toggle"]').first().click();
+	await page.getByText('Refresh Field List', { exact: true }).first().click();
+}
+
+/**
+ * Issue 51: after a switch from welcome to order_update that n8n did not see (Destination mapped),
+ * the refusal's advice, Refresh, kept welcome's "Leopard Shop" under body_2 and Execute sent "your
+ * order Leopard Shop has shipped". Each field id now carries its template and text: Refresh drops
+ * every welcome value, and Execute sends nothing of welcome's.
+ */
+test(
+	'map welcome, switch to order_update, Refresh, Execute: nothing of welcome is sent',
+	async () => {
+		const welcome: FirstTemplate = {
+			pick: /^welcome \(en_US, MARKETING\)/,
+			label: 'Body {{1}}: "Hello {{1}}, thanks for joining {{2}}."',
+			values: { header_1: 'Amina', body_1: 'Amina', body_2: 'Leopard Shop' },
+		};
+		const ndv = await freshNodeSwitchedTemplate('{{ $json.phone }}', '34-welcome-mapped', welcome);
+		await page.waitForTimeout(3000);
+		await refreshFieldList(ndv);
+		const fields = ndv.locator('[data-test-id="mapping-fields-container"]');
+		await fields.getByText('Body {{1}}: "Hi {{1}}, your order {{2}} has shipped."').waitFor();
+		await until(async () =>
+			Object.values((await heldFields()).value ?? {}).every((value) => !value),
+		);
+		expect(JSON.stringify(await heldFields())).not.toContain('Leopard Shop');
+		await screenshot(page, `${ARTIFACTS}/35-welcome-refreshed-empty.png`);
+		const before = sendingRequests().length;
+		await ndv.locator('[data-test-id="node-execute-button"]').first().click();
+		// Give a run the time it takes (a send takes about a second here), then look at the sandbox.
+		await page.waitForTimeout(5000);
+		await screenshot(page, `${ARTIFACTS}/36-welcome-refreshed-executed.png`);
+		expect(sendingRequests().slice(before)).toEqual([]);
+		expect(
+			editor.sandbox.state.sentMessages.filter((message) =>
+				JSON.stringify(message).includes('Leopard Shop'),
+			),
+		).toEqual([]);
 		await closeNode(page);
 	},
 	2 * RUN_TIMEOUT_MS,

@@ -8,15 +8,15 @@ const env = useNodeEnv();
 
 const twoCustomers = jsonItems({ phone: '+254700400001' }, { phone: '+254700400002' });
 
-it('Send Template: the cost stays as given, currency null, and the output says why once', async () => {
+it('Send Template: the cost stays as given, no currency field reads "none", and the output says why once', async () => {
 	const { items, error, run } = await env.run(flowSendParameters, twoCustomers);
 	expect(error).toBeUndefined();
-	expect(items.map(({ json }) => [json.cost, json.currency])).toEqual([
-		[0.8, null],
-		[0.8, null],
+	expect(items.map(({ json }) => [json.cost, 'currency' in json])).toEqual([
+		[0.8, false],
+		[0.8, false],
 	]);
 	expect(hintsOf(run)).toEqual([
-		"The cost is in your account's currency: SMSLeopard's WhatsApp answer does not name it, so currency is null (Account > Get Balance shows your account's currency).",
+		"The cost is in your account's currency: SMSLeopard's WhatsApp answer does not name it (Account > Get Balance shows your account's currency).",
 	]);
 });
 

@@ -2,12 +2,12 @@ import { NodeHelpers } from 'n8n-workflow';
 import { SENDERS, TEMPLATES } from '../sandbox';
 import { binaryItem } from '../harness';
 import { SmsLeopard } from '../../nodes/SmsLeopard/SmsLeopard.node';
+import { parseFieldId } from '../../nodes/SmsLeopard/actions/message/field-ids';
 import {
 	changingRequests,
 	jsonItems,
-	senderLocator,
 	smsSendParameters,
-	templateLocator,
+	templateSendParameters,
 	useNodeEnv,
 } from './support';
 
@@ -18,23 +18,24 @@ import {
  */
 const env = useNodeEnv();
 
-const templateSend = (templateId: string, extra: Record<string, unknown> = {}) => ({
-	resource: 'message',
-	operation: 'sendTemplate',
-	senderNumber: senderLocator,
-	template: templateLocator(templateId),
-	destination: '={{ $json.phone }}',
-	variablesMode: 'template',
-	...extra,
-});
+const templateSend = templateSendParameters;
 
-/** Template Fields as n8n's editor saves them: the values and the fields it showed for `built`. */
-async function mappedFields(built: string, value: Record<string, string>) {
+/**
+ * Values to Send as n8n's editor saves them for the template `built`: the fields it showed, and
+ * the values under those fields' ids (`body_1` given here is saved as `body_1_t<its tag>`).
+ */
+async function mappedFields(built: string, values: Record<string, string>) {
 	const { fields } = await env.resourceMapping('getTemplateFields', templateSend(built));
+	const value = Object.fromEntries(
+		Object.entries(values).map(([id, text]) => [
+			fields.find((field) => parseFieldId(field.id)?.base === id)?.id ?? id,
+			text,
+		]),
+	);
 	return { mappingMode: 'defineBelow', value, schema: fields };
 }
 
-describe('Template Fields belong to the template they were mapped for', () => {
+describe('Values to Send belong to the template they were mapped for', () => {
 	const values = { body_1: '={{ $json.name }}', body_2: '20%' };
 	// Every field promo needs is filled (n8n itself refuses to run an empty required field).
 	const promoValues = { ...values, button_1_url: 'SALE20' };
@@ -46,10 +47,10 @@ describe('Template Fields belong to the template they were mapped for', () => {
 			jsonItems({ phone: '+254700500001', name: 'Amina' }, { phone: '+254700500002', name: 'Bo' }),
 		);
 		expect(error?.message).toContain(
-			'"Template Fields" were mapped for template "promo" (tpl_promo), not for the chosen template "order_update" (tpl_order_update)',
+			'"Values to Send" were mapped for template "promo" (tpl_promo), not for the chosen template "order_update" (tpl_order_update)',
 		);
 		expect(error?.message).toContain(
-			'open the node, click Refresh under Template Fields (or choose the template again), and map each field again',
+			'open the node and click Refresh Field List (the ⋮ menu of Values to Send), which drops the values mapped for the other text, then fill in the fields of "order_update"',
 		);
 		expect(changingRequests(env)).toEqual([]);
 		expect(error?.description).toContain('Sent: none.');
@@ -124,7 +125,7 @@ describe('Template Fields belong to the template they were mapped for', () => {
 		expect(error).toBeUndefined();
 		expect(items[0].json).toMatchObject({
 			outcome: 'would be refused',
-			fields: ['Template Fields'],
+			fields: ['Values to Send'],
 			reason: expect.stringContaining('were mapped for template "promo"'),
 		});
 		expect(changingRequests(env)).toEqual([]);
@@ -198,6 +199,7 @@ describe('what went out, in the output of Send Template', () => {
 			jsonItems({ phone: '+254700500001' }),
 		);
 		expect(welcome.items[0].json).toMatchObject({
+			header: { kind: 'text', text: 'Welcome Amina!' },
 			headerText: 'Welcome Amina!',
 			bodyText: 'Hello Amina, thanks for joining Duka Bora.',
 		});
@@ -219,7 +221,10 @@ describe('what went out, in the output of Send Template', () => {
 			[await binaryItem({ phone: '+254700500001' }, 'banner', png, 'banner.png', 'image/png')],
 		);
 		expect(promo.error).toBeUndefined();
+		const uploaded = env.sandbox.state.media[0];
 		expect(promo.items[0].json).toMatchObject({
+			// The image header as sent: its kind, the file uploaded and the media ID it got.
+			header: { kind: 'image', fileName: 'banner.png', mediaId: uploaded.media_id },
 			bodyText: 'Hi Amina, 20% off today only.',
 			buttons: [
 				{ text: 'Stop promotions', kind: 'quickReply', payload: 'stop-7' },
@@ -250,6 +255,11 @@ describe('what went out, in the output of Send Template', () => {
 		);
 		expect(invoice.error).toBeUndefined();
 		expect(invoice.items[0].json).toMatchObject({
+			header: {
+				kind: 'document',
+				fileName: 'Duka Bora offers.pdf',
+				mediaId: env.sandbox.state.media[0].media_id,
+			},
 			headerFile: 'Duka Bora offers.pdf',
 			bodyText: 'Invoice INV-9 is attached.',
 		});
@@ -262,6 +272,9 @@ describe('what went out, in the output of Send Template', () => {
 		);
 		expect(otp.error).toBeUndefined();
 		expect(otp.items[0].json.bodyText).toMatch(/^\*845120\* is your verification code/);
+		// No header, no currency that would read as "none": the cost's currency is said in a hint.
+		expect(otp.items[0].json).not.toHaveProperty('header');
+		expect(otp.items[0].json).not.toHaveProperty('currency');
 		// The code also fills the copy-code button's link, as Meta lists it.
 		expect(otp.items[0].json.buttons).toEqual([
 			{

@@ -1,5 +1,6 @@
 import { SENDERS, TEMPLATES } from '../sandbox';
 import { SmsLeopard } from '../../nodes/SmsLeopard/SmsLeopard.node';
+import { parseFieldId } from '../../nodes/SmsLeopard/actions/message/field-ids';
 import { type NodeEnv, jsonItems, senderLocator, startNodeEnv, templateLocator } from './support';
 
 let env: NodeEnv;
@@ -79,8 +80,62 @@ describe('sender and template pickers (list search)', () => {
 });
 
 describe('template fields (resource mapper)', () => {
+	const taggedFieldsOf = async (templateId: string, extra: Record<string, unknown> = {}) =>
+		(await env.resourceMapping('getTemplateFields', { ...sendParameters(templateId), ...extra }))
+			.fields;
+	/** The fields with their ids as the node reads them, without the template's tag. */
 	const fieldsOf = async (templateId: string) =>
-		(await env.resourceMapping('getTemplateFields', sendParameters(templateId))).fields;
+		(await taggedFieldsOf(templateId)).map((field) => ({
+			...field,
+			id: parseFieldId(field.id)?.base ?? field.id,
+		}));
+
+	it("tags every field id with its template and text, so n8n's Refresh drops another's values", async () => {
+		const order = (await taggedFieldsOf(TEMPLATES.bodyOnly.id)).map((field) => field.id);
+		const welcome = (await taggedFieldsOf(TEMPLATES.textHeader.id)).map((field) => field.id);
+		expect(order).toEqual([
+			expect.stringMatching(/^body_1_t[0-9a-f]{8}$/),
+			expect.stringMatching(/^body_2_t[0-9a-f]{8}$/),
+		]);
+		// body_2 of welcome ("Leopard Shop") is not body_2 of order_update.
+		const welcomeBody2 = welcome.find((id) => id.startsWith('body_2_'));
+		expect(welcomeBody2).toBeDefined();
+		expect(order).not.toContain(welcomeBody2);
+		// Another text of the same template is another id.
+		const listed = env.sandbox.state.templates[Number(SENDERS.primary.id)];
+		const edited = listed.find((template) => template.id === TEMPLATES.bodyOnly.id);
+		if (!edited) throw new Error('the sandbox lists order_update');
+		edited.message = 'Hi {{1}}, order {{2}} was cancelled.';
+		const after = (await taggedFieldsOf(TEMPLATES.bodyOnly.id)).map((field) => field.id);
+		expect(after.map((id) => parseFieldId(id)?.base)).toEqual(['body_1', 'body_2']);
+		expect(after[0]).not.toBe(order[0]);
+		env.sandbox.reset();
+	});
+
+	it('keeps the ids of an earlier version while the values saved under them fit the template', async () => {
+		const mapped = (schema: unknown) => ({
+			templateFields: {
+				mappingMode: 'defineBelow',
+				value: { body_1: 'Amina', body_2: 'A-1' },
+				...(schema ? { schema } : {}),
+			},
+		});
+		const ofOrder = [
+			{ id: 'body_1', displayName: 'Body {{1}} · "Hi {{1}}, your order {{2}} has shipped."' },
+			{ id: 'body_2', displayName: 'Body {{2}} · "Hi {{1}}, your order {{2}} has shipped."' },
+		];
+		const ids = async (templateId: string, extra: Record<string, unknown>) =>
+			(await taggedFieldsOf(templateId, extra)).map((field) => field.id);
+		// Saved for order_update (or by hand, without fields): opened or refreshed, the values stay.
+		expect(await ids(TEMPLATES.bodyOnly.id, mapped(ofOrder))).toEqual(['body_1', 'body_2']);
+		expect(await ids(TEMPLATES.bodyOnly.id, mapped(undefined))).toEqual(['body_1', 'body_2']);
+		// Saved for order_update, now welcome is chosen: tagged ids, so n8n drops the old values.
+		expect(await ids(TEMPLATES.textHeader.id, mapped(ofOrder))).toEqual([
+			expect.stringMatching(/^header_1_t/),
+			expect.stringMatching(/^body_1_t/),
+			expect.stringMatching(/^body_2_t/),
+		]);
+	});
 
 	it('asks for each body placeholder with the body as a hint', async () => {
 		const fields = await fieldsOf(TEMPLATES.bodyOnly.id);

@@ -91,7 +91,6 @@ describe('Message > Send Template in the real n8n engine', () => {
 			// What the recipient got: the template's text with the values in place.
 			bodyText: 'Hi Brian, your order A-2 has shipped.',
 			cost: expect.any(Number),
-			currency: null,
 			templateName: TEMPLATES.bodyOnly.name,
 			templateId: TEMPLATES.bodyOnly.id,
 			phoneNumberId: SENDERS.primary.phone_number_id,

@@ -38,6 +38,20 @@ export const flowSendParameters = {
 	variablesMode: 'define',
 };
 
+/** Send Template of `templateId` "From the Template" to each item's `phone`; `extra` overrides. */
+export const templateSendParameters = (
+	templateId: string,
+	extra: Record<string, unknown> = {},
+): INodeParameters => ({
+	resource: 'message',
+	operation: 'sendTemplate',
+	senderNumber: senderLocator,
+	template: templateLocator(templateId),
+	destination: '={{ $json.phone }}',
+	variablesMode: 'template',
+	...(extra as INodeParameters),
+});
+
 /** Send SMS of one text to each item's `phone` from the sandbox's sender ID; `extra` overrides. */
 export const smsSendParameters = (extra: Record<string, unknown> = {}) => ({
 	resource: 'message',

@@ -4,7 +4,7 @@
  * (helpers/run-notes.ts), rather than guessing a currency code.
  */
 export const TEMPLATE_COST_CURRENCY_NOTE =
-	"The cost is in your account's currency: SMSLeopard's WhatsApp answer does not name it, so currency is null (Account > Get Balance shows your account's currency).";
+	"The cost is in your account's currency: SMSLeopard's WhatsApp answer does not name it (Account > Get Balance shows your account's currency).";
 
 export const CONVERTED_BALANCE_NOTE =
 	'convertedBalance is balance × conversionRate: SMSLeopard does not say into which currency it converts.';

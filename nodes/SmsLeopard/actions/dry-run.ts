@@ -82,15 +82,33 @@ function costOf(dryRun: DryRun, count: number): number | null {
 }
 
 /**
- * A dry run's output for an item a send would refuse: the reason, naming the field, and the fix.
- * Only refusals by the checks: a failure to reach SMSLeopard is not the item's fault and stays an
- * error, as in a send.
+ * The recipient column of a refused row: what the item's Recipient gave, as text. Never absent,
+ * or n8n's table shows a red "undefined" under Recipient; an expression that fails is "".
  */
-export function refusedInDryRun(error: unknown): IDataObject | undefined {
+function recipientText(recipientOf: () => unknown): string {
+	try {
+		const value = recipientOf();
+		if (value === undefined || value === null) return '';
+		return typeof value === 'object' ? JSON.stringify(value) : String(value as string);
+	} catch {
+		return '';
+	}
+}
+
+/**
+ * A dry run's output for an item a send would refuse: the recipient, the reason naming the field,
+ * and the fix. Only refusals by the checks: a failure to reach SMSLeopard is not the item's fault
+ * and stays an error, as in a send.
+ */
+export function refusedInDryRun(
+	error: unknown,
+	recipientOf: () => unknown = () => '',
+): IDataObject | undefined {
 	if (!(error instanceof SmsLeopardValidationError)) return undefined;
 	return {
 		dryRun: true,
 		outcome: WOULD_BE_REFUSED,
+		recipient: recipientText(recipientOf),
 		reason: describeValidation(error),
 		fix: 'Correct the field named in the reason (or the expression that fills it), then run again.',
 		fields: error.issues.map((issue) => fieldLabel(issue.field)),

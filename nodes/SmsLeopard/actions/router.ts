@@ -93,6 +93,11 @@ async function runItems(
 	// In summary mode a sent item keeps a few fields from the moment it is sent (memory per item).
 	const keep = summary ? keptOfSent : (results: IDataObject[]) => results;
 	const outcomes: Array<ItemOutcome | undefined> = new Array(items.length);
+	// A refused dry-run row names its recipient as typed, like the rows beside it.
+	const recipientShown = (itemIndex: number) =>
+		handler.recipientParameter
+			? this.getNodeParameter(handler.recipientParameter, itemIndex, '')
+			: undefined;
 	if (isBatchOperation(handler)) {
 		// Batch operations (SMS) group items into requests themselves; outcomes stay per item.
 		const run = {
@@ -104,7 +109,7 @@ async function runItems(
 		(await handler.executeBatch.call(this, state, run)).forEach((outcome, itemIndex) => {
 			outcomes[itemIndex] = outcome?.ok ? { ok: true, results: keep(outcome.results) } : outcome;
 		});
-		if (dryRun.on) listRefusals(outcomes);
+		if (dryRun.on) listRefusals(outcomes, recipientShown);
 	} else {
 		// Every item is checked before the first request that sends or changes something: without
 		// Continue On Fail, one refused item stops the run with nothing sent.
@@ -119,7 +124,7 @@ async function runItems(
 			});
 		}
 		// A dry run lists a refused item beside the others instead of stopping at it.
-		if (dryRun.on) listRefusals(outcomes);
+		if (dryRun.on) listRefusals(outcomes, recipientShown);
 		// Without Continue On Fail a refused item runs nothing: its error says nothing was sent.
 		const mayRun = continueOnFail || !outcomes.some((outcome) => outcome && !outcome.ok);
 		const { preview } = handler;
@@ -216,9 +221,15 @@ async function runItems(
 }
 
 /** In a dry run, every item the checks refused becomes an output saying why and how to fix it. */
-function listRefusals(outcomes: Array<ItemOutcome | undefined>): void {
+function listRefusals(
+	outcomes: Array<ItemOutcome | undefined>,
+	recipientOf: (itemIndex: number) => unknown,
+): void {
 	outcomes.forEach((outcome, itemIndex) => {
-		const refusal = outcome && !outcome.ok ? refusedInDryRun(outcome.error) : undefined;
+		const refusal =
+			outcome && !outcome.ok
+				? refusedInDryRun(outcome.error, () => recipientOf(itemIndex))
+				: undefined;
 		if (refusal) outcomes[itemIndex] = { ok: true, results: [refusal] };
 	});
 }

@@ -9,7 +9,7 @@ const LABELS: Array<[RegExp, (match: RegExpExecArray) => string]> = [
 	[/^phoneNumberId$/, () => 'Sender Number'],
 	[/^templateId$/, () => 'Template'],
 	[/^mediaId$/, () => 'Header Media'],
-	[/^templateFields$/, () => 'Template Fields'],
+	[/^templateFields$/, () => 'Values to Send'],
 	[/^(body|header) (\{\{\d+\}\})$/, (m) => `${m[1] === 'body' ? 'Body' : 'Header'} ${m[2]}`],
 	[/^header$/, () => 'Header Variables'],
 	[/^button (\S+)(?: "(.*)")?$/, (m) => buttonLabel(m[1], m[2])],

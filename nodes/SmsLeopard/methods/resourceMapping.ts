@@ -7,6 +7,8 @@ import {
 	headerMediaCategory,
 } from '../client';
 import { templateFields } from '../actions/message/template-fields';
+import { type MappedFields, savedIdsFitting } from '../actions/message/fields-of-template';
+import { parseFieldId } from '../actions/message/field-ids';
 import { templateSkeleton } from '../actions/message/template-skeleton';
 import { templateFor } from '../actions/message/template-lookup';
 import { clientForNode } from '../transport/client-for-node';
@@ -57,6 +59,25 @@ async function chosenTemplate(
 	return { template };
 }
 
+/**
+ * The template's fields, under the ids its saved values have while they were mapped for this
+ * template and its texts (an earlier version's `body_2`, or an earlier tag), so opening or
+ * refreshing keeps them: n8n drops a value whose id the field list lacks. Values mapped for
+ * another template or text, or that the editor could not send, get today's ids, and n8n drops
+ * them: a value is lost rather than sent into another text.
+ */
+function fieldsKeepingSavedIds(context: ILoadOptionsFunctions, template: TemplateDescription) {
+	// As the editor sent them, unresolved here: n8n gives null for a parameter it could not resolve
+	// (a value from a node that has not run), and then today's ids are given, never old ones.
+	const saved = context.getCurrentNodeParameters()?.templateFields as MappedFields | null;
+	const kept =
+		typeof saved === 'object' && saved !== null ? savedIdsFitting(saved, template) : new Map();
+	return templateFields(template).map((field) => {
+		const base = parseFieldId(field.id)?.base ?? field.id;
+		return { ...field, id: kept.get(base) ?? field.id };
+	});
+}
+
 export async function getTemplateFields(
 	this: ILoadOptionsFunctions,
 ): Promise<ResourceMapperFields> {
@@ -64,7 +85,7 @@ export async function getTemplateFields(
 	if ('notice' in chosen) return { fields: [], emptyFieldsNotice: chosen.notice };
 	const media = headerMediaCategory(chosen.template);
 	return {
-		fields: templateFields(chosen.template),
+		fields: fieldsKeepingSavedIds(this, chosen.template),
 		emptyFieldsNotice: media
 			? `Template "${chosen.template.name}" has no variables to fill in; its ${media} header is set under Header Media below.`
 			: `Template "${chosen.template.name}" has nothing to fill in: it is sent as approved.`,

@@ -8,6 +8,8 @@
  */
 import { code, locator, smsLeopard, trigger, workflow } from './build';
 import { balance, sendSms } from './sms';
+import { savedTemplateFields } from './saved-fields';
+import { TEMPLATES } from '../../sandbox';
 
 export const DEMO_SENDER = '110000000000001';
 const DEMO_SENDER_LOCATOR = locator(
@@ -52,7 +54,9 @@ export function demoWorkflow(credential: { id: string; name: string }) {
 		template: locator('tpl_invoice', 'list', 'invoice (en_US, UTILITY)'),
 		destination: '={{ $json.phone }}',
 		variablesMode: 'template',
-		templateFields: { mappingMode: 'defineBelow', value: { body_1: '={{ $json.invoice }}' } },
+		templateFields: savedTemplateFields(TEMPLATES.documentHeader, {
+			body_1: '={{ $json.invoice }}',
+		}),
 		headerMedia: 'mediaId',
 		mediaId: '={{ $json.mediaId }}',
 		fileName: '={{ $json.invoice }}.pdf',
@@ -64,10 +68,10 @@ export function demoWorkflow(credential: { id: string; name: string }) {
 		template: locator('tpl_track_parcel', 'list', 'track_parcel (en_US, UTILITY)'),
 		destination: '={{ $json.phone }}',
 		variablesMode: 'template',
-		templateFields: {
-			mappingMode: 'defineBelow',
-			value: { body_1: '={{ $json.parcel }}', button_0_url: '={{ $json.parcel }}' },
-		},
+		templateFields: savedTemplateFields(TEMPLATES.urlButton, {
+			body_1: '={{ $json.parcel }}',
+			button_0_url: '={{ $json.parcel }}',
+		}),
 	});
 	const newContact = code(
 		'New Signup',

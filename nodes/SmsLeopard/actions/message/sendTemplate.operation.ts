@@ -39,7 +39,7 @@ import {
 	templateFor,
 	templatesOf,
 } from './template-lookup';
-import { refuseFieldsOfAnotherTemplate } from './fields-of-template';
+import { type MappedFields, refuseFieldsOfAnotherTemplate } from './fields-of-template';
 import { senderNumberField, templateField } from '../common.fields';
 import type { ExecutionState } from '../../helpers/execution-state';
 import { showOnlyFor } from '../display-options';
@@ -181,7 +181,7 @@ export const description: INodeProperties[] = showOnlyFor(show, [
 		...templateField,
 		// n8n's ResourceMapper.vue sets the mapped value to null whenever a parameter the fields
 		// depend on changes (its watch on dependentParametersValues): a node cannot keep them.
-		hint: 'Choosing another template clears the values mapped under Template Fields: map them again',
+		hint: 'Choosing another template clears the Values to Send: map them again',
 	},
 	{
 		displayName: 'Recipient',
@@ -217,7 +217,8 @@ export const description: INodeProperties[] = showOnlyFor(show, [
 		],
 	},
 	{
-		displayName: 'Template Fields',
+		// n8n titles a resource mapper "Values to Send" on screen: the one name the user sees.
+		displayName: 'Values to Send',
 		name: 'templateFields',
 		type: 'resourceMapper',
 		noDataExpression: true,
@@ -421,10 +422,11 @@ function readVariables(
 	if (mode === 'json')
 		return { componentList: context.getNodeParameter('componentList', itemIndex, '') };
 	if (mode === 'define') return { variables: readDefinedVariables(context, itemIndex) };
-	const mapped = context.getNodeParameter('templateFields.value', itemIndex, {}) as Record<
-		string,
-		unknown
-	>;
+	// Read whole: asked for `templateFields.value`, n8n-core refuses an empty value itself in its
+	// own words and numbering ("Invalid input for 'body_1_t…' [item 0]"); the send's checks name
+	// the field as the user sees it and the item as the editor counts it.
+	const mapped = ((context.getNodeParameter('templateFields', itemIndex, {}) as { value?: unknown })
+		.value ?? {}) as Record<string, unknown>;
 	return {
 		variables: variablesFromMappedValues(mapped),
 		mappedMediaId: mediaIdFromMappedValues(mapped),
@@ -478,12 +480,13 @@ export async function execute(
 	item: CheckedItem,
 ): Promise<IDataObject> {
 	const { phoneNumberId, templateId, destination, template } = item;
-	const message = item.upload
+	const uploaded = item.upload
 		? await uploadHeaderFile(item).catch((error: unknown) => {
 				// The header upload comes before the send: the message did not go out.
 				throw beforeTheSend(duringAction(error, item.action));
 			})
-		: item.message;
+		: undefined;
+	const message = uploaded?.message ?? item.message;
 	const mediaId = message.body.media_id;
 	const result = await sendDroppingListingOnRefusal(state, phoneNumberId, message);
 	const entry = ownEntry(result.recipients, destination, itemIndex);
@@ -496,10 +499,10 @@ export async function execute(
 		number: entry.number ?? destination,
 		messageId: entry.id,
 		status: entry.status,
-		...whatWentOut(item.template, message),
+		...whatWentOut(item.template, message, uploaded?.fileName),
+		// The send answer gives the cost in the account's currency without naming it: said in a
+		// hint, never a currency field that would read as "none".
 		cost: entry.cost ?? null,
-		// The send answer gives the cost in the account's currency without naming it: said in a hint.
-		currency: null,
 		templateName: template?.name ?? templateNameShown(this, itemIndex) ?? null,
 		templateId,
 		phoneNumberId,
@@ -546,15 +549,21 @@ export function preview(
 function whatWentOut(
 	template: TemplateDescription | undefined,
 	message: PreparedTemplateMessage,
+	uploadedFileName?: string,
 ): IDataObject {
-	const sent = templateAsSent(template, message.body);
+	const sent = templateAsSent(template, message.body, uploadedFileName);
 	return sent ? ({ ...sent } as unknown as IDataObject) : {};
 }
 
 /** The checked message completed with the media_id its header file got at upload. */
-async function uploadHeaderFile(item: CheckedItem): Promise<PreparedTemplateMessage> {
+async function uploadHeaderFile(
+	item: CheckedItem,
+): Promise<{ message: PreparedTemplateMessage; fileName?: string }> {
 	const uploaded = await (item.upload as () => Promise<MediaRecord>)();
-	return withMediaId(item.message, uploaded.media_id);
+	return {
+		message: withMediaId(item.message, uploaded.media_id),
+		fileName: uploaded.file_name ?? undefined,
+	};
 }
 
 /**
@@ -596,8 +605,8 @@ async function checkItem(
 	const { variables, componentList, mappedMediaId } = readVariables(this, itemIndex, mode);
 	const template = await templateFor(state, phoneNumberId, templateId);
 	if (template && mode === 'template') {
-		const saved = this.getNodeParameter('templateFields.schema', itemIndex, []);
-		refuseFieldsOfAnotherTemplate(saved, template, await templatesOf(state, phoneNumberId));
+		const mapped = this.getNodeParameter('templateFields', itemIndex, {}) as MappedFields;
+		refuseFieldsOfAnotherTemplate(mapped, template, await templatesOf(state, phoneNumberId));
 	}
 	// Header Media left over from a media template must not fail a template without a media header.
 	const withoutMediaHeader = template !== undefined && !headerMediaCategory(template);

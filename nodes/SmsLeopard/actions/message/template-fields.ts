@@ -1,8 +1,8 @@
 /**
  * Template-aware fields: from a template, the list of values it needs (for n8n's resource mapper),
  * and back from the mapped values to header, body and button variables. Field ids carry everything
- * needed to build the send (`body_2`, `button_0_url`), so a send works even where the template
- * listing is unavailable at run time.
+ * needed to build the send (`body_2_t1a2b3c4d`, `button_0_url`; field-ids.ts), so a send works even
+ * where the template listing is unavailable at run time.
  */
 import type { ResourceMapperField } from 'n8n-workflow';
 import type {
@@ -12,6 +12,7 @@ import type {
 	TemplateVariables,
 } from '../../client';
 import { SmsLeopardValidationError, numberTextProblem } from '../../client';
+import { type ParsedFieldId, parseFieldId, taggedId } from './field-ids';
 
 // The editor shows a field's label on one line of about 50 characters: say the essential first.
 const SNIPPET_LENGTH = 40;
@@ -44,7 +45,7 @@ function isAuthentication(template: TemplateDescription): boolean {
 	);
 }
 
-function field(id: string, displayName: string, required: boolean): ResourceMapperField {
+function plainField(id: string, displayName: string, required: boolean): ResourceMapperField {
 	return {
 		id,
 		displayName,
@@ -66,8 +67,15 @@ export const HEADER_MEDIA_FIELD = 'header_media';
 /**
  * The fields a template needs, labelled in the user's words with the template's own text:
  * `Body {{2}}: "Hi {{1}}, your order {{2}}…"`, `Button "Track": end of its link, after …/track/`.
+ * Their ids carry the template and text they fill (field-ids.ts); `untagged` gives the ids of
+ * earlier versions, for a workflow whose values were saved under them (resourceMapping.ts).
  */
-export function templateFields(template: TemplateDescription): ResourceMapperField[] {
+export function templateFields(
+	template: TemplateDescription,
+	ids: 'tagged' | 'untagged' = 'tagged',
+): ResourceMapperField[] {
+	const field = (id: string, displayName: string, required: boolean) =>
+		plainField(ids === 'tagged' ? taggedId(template, id) : id, displayName, required);
 	const fields: ResourceMapperField[] = [];
 	const auth = isAuthentication(template);
 	if (template.header?.format === 'TEXT') {
@@ -117,12 +125,13 @@ export function mediaIdFromMappedValues(
 	return text || undefined;
 }
 
-const FIELD_ID = /^(header|body)_(\d+)$|^button_(\d+)_(url|payload)$|^auth_code$/;
-
 /** The name errors use for a mapped field, as the label helper knows it ("Body {{2}}"). */
-function errorFieldName(match: RegExpExecArray): string {
-	if (match[1]) return `${match[1]} {{${match[2]}}}`;
-	if (match[4]) return `button ${match[4] === 'url' ? 'url' : 'quick_reply'}:${match[3]}`;
+function errorFieldName({ place }: ParsedFieldId): string {
+	if (place.part === 'header' || place.part === 'body')
+		return `${place.part} {{${place.placeholder}}}`;
+	if (place.part === 'button') {
+		return `button ${place.kind === 'url' ? 'url' : 'quick_reply'}:${place.index}`;
+	}
 	return 'body {{1}}';
 }
 
@@ -133,10 +142,10 @@ function errorFieldName(match: RegExpExecArray): string {
  */
 function refuseUnusableValues(values: Record<string, unknown>): void {
 	const issues = Object.entries(values)
-		.map(([id, raw]) => ({ problem: problemOf(raw), match: FIELD_ID.exec(id) }))
-		.filter(({ problem, match }) => match !== null && problem !== undefined)
-		.map(({ problem, match }) => ({
-			field: errorFieldName(match as RegExpExecArray),
+		.map(([id, raw]) => ({ problem: problemOf(raw), parsed: parseFieldId(id) }))
+		.filter(({ problem, parsed }) => parsed !== undefined && problem !== undefined)
+		.map(({ problem, parsed }) => ({
+			field: errorFieldName(parsed as ParsedFieldId),
 			message: problem as string,
 		}));
 	if (issues.length > 0) throw new SmsLeopardValidationError(issues);
@@ -162,20 +171,20 @@ export function variablesFromMappedValues(
 	for (const [id, raw] of Object.entries(values ?? {})) {
 		if (raw === null || raw === undefined || String(raw) === '') continue;
 		const value = String(raw);
-		const match = FIELD_ID.exec(id);
-		if (!match) continue;
-		if (id === 'auth_code') {
+		const place = parseFieldId(id)?.place;
+		if (!place) continue;
+		if (place.part === 'auth') {
 			body.push({ placeholder: 1, value });
 			buttons.push({ kind: 'placeholder', placeholder: 1, value });
-		} else if (match[1] === 'header') {
-			header.push({ placeholder: Number(match[2]), value });
-		} else if (match[1] === 'body') {
-			body.push({ placeholder: Number(match[2]), value });
+		} else if (place.part === 'header') {
+			header.push({ placeholder: place.placeholder, value });
+		} else if (place.part === 'body') {
+			body.push({ placeholder: place.placeholder, value });
 		} else {
 			buttons.push(
-				match[4] === 'url'
-					? { kind: 'url', index: Number(match[3]), value }
-					: { kind: 'quickReply', index: Number(match[3]), value },
+				place.kind === 'url'
+					? { kind: 'url', index: place.index, value }
+					: { kind: 'quickReply', index: place.index, value },
 			);
 		}
 	}

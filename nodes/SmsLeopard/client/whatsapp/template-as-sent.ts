@@ -21,7 +21,17 @@ export interface ButtonAsSent {
 	code?: string;
 }
 
+/** The header as the customer gets it: its kind, and its text or file. */
+export interface HeaderAsSent {
+	kind: 'text' | 'image' | 'document' | 'video';
+	text?: string;
+	/** The file's name: a document's as the customer sees it, or the name of the file uploaded. */
+	fileName?: string;
+	mediaId?: string;
+}
+
 export interface TemplateAsSent {
+	header?: HeaderAsSent;
 	headerText?: string;
 	/** The document header's file name as the customer sees it. */
 	headerFile?: string;
@@ -66,13 +76,37 @@ function placeholderOf(name: string): string | undefined {
 	return parsed?.form === 'placeholder' ? String(parsed.placeholder) : undefined;
 }
 
-/** The filled template; undefined without the template's description (its texts are unknown). */
+/** The header sent: a text header filled, or the media header's kind, media ID and file name. */
+function headerAsSent(
+	template: TemplateDescription,
+	body: SendTemplateBody,
+	uploadedFileName: string | undefined,
+): HeaderAsSent | undefined {
+	const header = template.header;
+	if (!header) return undefined;
+	if (header.format === 'TEXT') {
+		return { kind: 'text', text: filled(header.text ?? '', valuesOf(body, 'HEADER')) };
+	}
+	const fileName = body.file_name ?? uploadedFileName;
+	return {
+		kind: header.format.toLowerCase() as HeaderAsSent['kind'],
+		...(fileName ? { fileName } : {}),
+		...(body.media_id ? { mediaId: body.media_id } : {}),
+	};
+}
+
+/**
+ * The filled template; undefined without the template's description (its texts are unknown).
+ * `uploadedFileName` names the header file uploaded for this send, when there was one.
+ */
 export function templateAsSent(
 	template: TemplateDescription | undefined,
 	body: SendTemplateBody,
+	uploadedFileName?: string,
 ): TemplateAsSent | undefined {
 	if (!template) return undefined;
 	const header = template.header;
+	const headerSent = headerAsSent(template, body, uploadedFileName);
 	const buttonFields = [...valuesOf(body, 'BUTTONS')].map(([name, value]) => ({
 		button: buttonOf(name, template),
 		// An index-targeted name (url:0) fills the link's one placeholder.
@@ -96,6 +130,7 @@ export function templateAsSent(
 		};
 	});
 	return {
+		...(headerSent ? { header: headerSent } : {}),
 		...(header?.format === 'TEXT' && header.text
 			? { headerText: filled(header.text, valuesOf(body, 'HEADER')) }
 			: {}),
