@@ -84,6 +84,15 @@ export const triggerProperties: INodeProperties[] = [
 		],
 	},
 	{
+		displayName: 'Report Refused Posts',
+		name: 'reportRefusedPosts',
+		type: 'boolean',
+		// On also for triggers saved before it existed: a refused post was silent there too.
+		default: true,
+		description:
+			'Whether a post refused for its secret also starts an execution on the Refused Posts output, with the reason and where the secret was looked for (never the body or the secret). At most one a minute per reason, so a stranger cannot start executions freely; it still gets 401.',
+	},
+	{
 		displayName: 'Options',
 		name: 'options',
 		type: 'collection',

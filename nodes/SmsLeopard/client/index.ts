@@ -81,6 +81,8 @@ export {
 	carriesSecret,
 	checkSecret,
 	matchesSecret,
+	placesLookedIn,
+	presentedPlaces,
 	withoutSecret,
 } from './webhook-secret';
 export { type KeptBody, MAX_KEPT_DEPTH, keptBody } from './webhook-body';
