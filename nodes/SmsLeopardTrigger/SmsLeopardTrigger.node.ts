@@ -6,7 +6,7 @@ import {
 	type IWebhookResponseData,
 	NodeConnectionTypes,
 } from 'n8n-workflow';
-import { triggerProperties } from './description';
+import { triggerProperties, triggerSubtitle } from './description';
 import { receive, verifySubscription } from './receive';
 import { forget } from './repeats';
 import { forgetRefusals } from './refusal-log';
@@ -34,7 +34,7 @@ export class SmsLeopardTrigger implements INodeType {
 		// 2: the secret moved to the credential (trigger-secret.ts); saved version 1 triggers keep theirs.
 		version: [1, 2],
 		defaultVersion: 2,
-		subtitle: '={{$parameter["events"].join(", ")}}',
+		subtitle: triggerSubtitle,
 		description:
 			'Starts the workflow when SMSLeopard reports an SMS delivery or a WhatsApp message, reply or status',
 		documentationUrl:

@@ -47,21 +47,25 @@ export const triggerProperties: INodeProperties[] = [
 			{
 				name: 'SMS Delivery Report',
 				value: 'smsDeliveryReport',
+				action: 'On SMS Delivery Report',
 				description: 'Whether an SMS sent with a Delivery Report URL was delivered',
 			},
 			{
 				name: 'Unrecognised Post',
 				value: 'unrecognised',
+				action: 'On Unrecognised Post',
 				description: 'A post with the secret that is none of the others: its body as received',
 			},
 			{
 				name: 'WhatsApp Message or Reply',
 				value: 'whatsappMessage',
+				action: 'On WhatsApp Message or Reply',
 				description: 'A message from a customer, including a tapped quick-reply button',
 			},
 			{
 				name: 'WhatsApp Message Status',
 				value: 'whatsappStatus',
+				action: 'On WhatsApp Message Status',
 				description: 'Sent, delivered, read or failed, for a message you sent',
 			},
 		],
@@ -141,3 +145,17 @@ export const triggerProperties: INodeProperties[] = [
 		],
 	},
 ];
+
+/** The canvas subtitle's words for each event, short and plural: "SMS delivery reports". */
+const SUBTITLE_WORDS: Record<string, string> = {
+	smsDeliveryReport: 'SMS delivery reports',
+	whatsappMessage: 'WhatsApp messages',
+	whatsappStatus: 'WhatsApp statuses',
+	unrecognised: 'other posts',
+};
+
+/**
+ * The canvas subtitle in words, never the values ("smsDeliveryReport"): n8n evaluates it as an
+ * expression, so the words are looked up from a table in it; every event is "All events".
+ */
+export const triggerSubtitle = `={{ $parameter["events"].length >= ${Object.keys(SUBTITLE_WORDS).length} ? "All events" : $parameter["events"].map((event) => (${JSON.stringify(SUBTITLE_WORDS)})[event] || event).join(", ") }}`;
