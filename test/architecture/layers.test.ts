@@ -71,3 +71,40 @@ describe('no import climbs to a higher floor', () => {
 		expect(climbing).toEqual([]);
 	});
 });
+
+describe("the client's files import in one direction", () => {
+	/** Each client file's relative imports of other client files, `index.ts` (the re-exports) aside. */
+	const client = path.join(ROOT, 'nodes/SmsLeopard/client');
+	const graph = new Map<string, string[]>();
+	for (const file of files.filter(
+		(entry) => entry.startsWith(client) && !entry.endsWith('index.ts'),
+	)) {
+		const source = readFileSync(file, 'utf8');
+		const targets = [...source.matchAll(/(?:from|import)\s*['"](\.[^'"]*)['"]/g)]
+			.map(([, target]) => resolve(file, target))
+			.filter((imported) => imported.startsWith(client));
+		graph.set(file, targets);
+	}
+
+	/** Every import circle, each as the files around it (found by a depth-first walk). */
+	function circles(): string[] {
+		const found = new Set<string>();
+		const walk = (file: string, trail: string[]) => {
+			const at = trail.indexOf(file);
+			if (at >= 0) {
+				const circle = trail.slice(at).map((entry) => path.basename(entry));
+				const start = circle.indexOf([...circle].sort()[0]);
+				found.add([...circle.slice(start), ...circle.slice(0, start)].join(' -> '));
+				return;
+			}
+			for (const next of graph.get(file) ?? []) walk(next, [...trail, file]);
+		};
+		for (const file of graph.keys()) walk(file, []);
+		return [...found];
+	}
+
+	it('no two client files import each other, directly or around a circle', () => {
+		expect(graph.size).toBeGreaterThan(30);
+		expect(circles()).toEqual([]);
+	});
+});

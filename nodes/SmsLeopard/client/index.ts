@@ -68,12 +68,8 @@ export {
 export { type FailureEvidence, mayHaveBeenSent, stampSendState } from './send-state';
 
 export { type DeliveryOutcome, isFinalOutcome, outcomeOf } from './delivery-outcome';
-export {
-	type WebhookEvent,
-	type WebhookEventKind,
-	parseWebhookBody,
-	readWebhookEvents,
-} from './webhook-events';
+export type { WebhookEvent, WebhookEventKind } from './webhook-event';
+export { parseWebhookBody, readWebhookEvents } from './webhook-events';
 export {
 	type SecretPresentation,
 	type SecretVerdict,
