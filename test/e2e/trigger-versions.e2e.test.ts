@@ -64,15 +64,19 @@ describe.each(selectedVersions())('SMSLeopard Trigger versions 1 and 2 in n8n %s
 		const deadline = Date.now() + 240_000;
 		for (;;) {
 			const all: Array<{ id: string; status: string }> = [];
-			let lastId: string | undefined;
+			// n8n 1.123 and 2.8 page by lastId; 2.41 by the cursor it returns (and refuses lastId).
+			let next = '';
 			for (;;) {
-				const page = await n8n.rest.call<{ results: Array<{ id: string; status: string }> }>(
-					'GET',
-					`/rest/executions?filter=${filter}&limit=100${lastId ? `&lastId=${lastId}` : ''}`,
-				);
+				const page = await n8n.rest.call<{
+					results: Array<{ id: string; status: string }>;
+					nextCursor?: string | null;
+				}>('GET', `/rest/executions?filter=${filter}&limit=100${next}`);
 				all.push(...page.results);
-				if (page.results.length < 100) break;
-				lastId = page.results[page.results.length - 1].id;
+				if (page.results.length < 100 || page.nextCursor === null) break;
+				next =
+					page.nextCursor === undefined
+						? `&lastId=${page.results[page.results.length - 1].id}`
+						: `&cursor=${page.nextCursor}`;
 			}
 			const done = all.filter((entry) => !['new', 'running', 'waiting'].includes(entry.status));
 			if (done.length >= count || Date.now() > deadline) return done;

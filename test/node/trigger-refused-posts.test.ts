@@ -5,11 +5,10 @@
  * most one a minute per trigger and reason, the minute kept in the workflow's static data. Run in
  * n8n-core's real WebhookContext; the outputs from n8n-workflow's own resolver.
  */
-import { type INode, type INodeParameters, NodeHelpers, Workflow } from 'n8n-workflow';
+import { NodeHelpers } from 'n8n-workflow';
 import { SmsLeopardTrigger } from '../../nodes/SmsLeopardTrigger/SmsLeopardTrigger.node';
 import { forgetReports } from '../../nodes/SmsLeopardTrigger/refusal-report';
-import { HarnessNodeTypes, fullNodeTypeName } from '../harness/registries';
-import { WEBHOOK_SECRET, post } from './trigger-support';
+import { WEBHOOK_SECRET, post, triggerInWorkflow } from './trigger-support';
 
 const report = { id: 'r1', status: 'DELIVRD', customer: 'Zawadi Akinyi' };
 const GUESS = 'a-strangers-guess-42';
@@ -125,22 +124,8 @@ describe('Report Refused Posts', () => {
 describe('triggers saved before Report Refused Posts existed', () => {
 	const trigger = new SmsLeopardTrigger();
 	const outputsOf = (typeVersion: number, parameters: Record<string, unknown>) => {
-		const node: INode = {
-			id: 'saved',
-			name: 'SMSLeopard Trigger',
-			type: fullNodeTypeName(trigger),
-			typeVersion,
-			position: [0, 0] as [number, number],
-			parameters: parameters as INodeParameters,
-		};
-		const workflow = new Workflow({
-			nodes: [node],
-			connections: {},
-			active: false,
-			nodeTypes: new HarnessNodeTypes([trigger]),
-		});
-		const filled = workflow.getNode(node.name) as INode;
-		return NodeHelpers.getNodeOutputs(workflow, filled, trigger.description).map((output) =>
+		const { workflow, node } = triggerInWorkflow(typeVersion, parameters);
+		return NodeHelpers.getNodeOutputs(workflow, node, trigger.description).map((output) =>
 			typeof output === 'string' ? output : output.displayName,
 		);
 	};

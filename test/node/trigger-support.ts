@@ -3,6 +3,9 @@ import { SmsLeopardApi } from '../../credentials/SmsLeopardApi.credentials';
 import { SmsLeopardTrigger } from '../../nodes/SmsLeopardTrigger/SmsLeopardTrigger.node';
 import { type WebhookAnswer, callWebhook } from '../harness/webhook-context';
 import { N8nRefusal, type RawPost, n8nWebhookRequest } from '../harness/n8n-webhook-request';
+import { type INode, type INodeParameters, Workflow } from 'n8n-workflow';
+import { buildNode } from '../harness';
+import { HarnessNodeTypes } from '../harness/registries';
 
 export const WEBHOOK_SECRET = 'credential-webhook-secret-5c81';
 
@@ -91,4 +94,25 @@ export async function postAsN8n(
 		status: answer.status ?? 200,
 		read: answer.items.map((item) => [item.event, item.messageId, item.status]),
 	};
+}
+
+/** The trigger in a one-node workflow, as n8n loads a saved one (`new Workflow()` fills defaults). */
+export function triggerInWorkflow(
+	typeVersion: number,
+	parameters: Record<string, unknown>,
+): { workflow: Workflow; node: INode } {
+	const nodeType = new SmsLeopardTrigger();
+	const saved = buildNode({
+		nodeType,
+		parameters: parameters as INodeParameters,
+		typeVersion,
+		nodeName: 'SMSLeopard Trigger',
+	});
+	const workflow = new Workflow({
+		nodes: [saved],
+		connections: {},
+		active: false,
+		nodeTypes: new HarnessNodeTypes([nodeType]),
+	});
+	return { workflow, node: workflow.getNode(saved.name) as INode };
 }

@@ -4,32 +4,18 @@
  * reply"), the canvas subtitle as n8n's own expression engine evaluates it, and what the credential
  * says the Webhook Secret is for.
  */
-import { type INode, Workflow } from 'n8n-workflow';
 import { SmsLeopardApi } from '../../credentials/SmsLeopardApi.credentials';
 import { SmsLeopardTrigger } from '../../nodes/SmsLeopardTrigger/SmsLeopardTrigger.node';
-import { HarnessNodeTypes, fullNodeTypeName } from '../harness/registries';
+import { triggerInWorkflow } from './trigger-support';
 
 const trigger = new SmsLeopardTrigger();
 const events = trigger.description.properties.find((property) => property.name === 'events');
 
 /** The subtitle as the editor computes it for a node on the canvas. */
 function subtitleFor(selected: string[]): unknown {
-	const node: INode = {
-		id: 'words',
-		name: 'SMSLeopard Trigger',
-		type: fullNodeTypeName(trigger),
-		typeVersion: 2,
-		position: [0, 0],
-		parameters: { events: selected },
-	};
-	const workflow = new Workflow({
-		nodes: [node],
-		connections: {},
-		active: false,
-		nodeTypes: new HarnessNodeTypes([trigger]),
-	});
+	const { workflow, node } = triggerInWorkflow(2, { events: selected });
 	return workflow.expression.getSimpleParameterValue(
-		workflow.getNode(node.name) as INode,
+		node,
 		trigger.description.subtitle,
 		'internal',
 		{},
