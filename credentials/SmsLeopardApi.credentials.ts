@@ -82,7 +82,7 @@ export class SmsLeopardApi implements ICredentialType {
 			typeOptions: { password: true },
 			default: '',
 			description:
-				'Optional: a secret of your choosing that SMSLeopard sends back with delivery reports and WhatsApp events. The SMSLeopard Trigger (version 2) accepts only posts carrying it, and Send SMS sends it as the Delivery Report Secret when that is empty. Kept encrypted here, so it is in no workflow or execution.',
+				'Needed to receive with the SMSLeopard Trigger: without it the trigger lets no post in. A secret of your choosing that SMSLeopard sends back with delivery reports and WhatsApp events; the trigger accepts only posts carrying it, and Send SMS sends it as the Delivery Report Secret when that is empty. Not needed for sending. Kept encrypted here, so it is in no workflow or execution.',
 		},
 	];
 

@@ -31,6 +31,9 @@ export interface EditorPorts {
 	contacts?: number;
 	/** Imported with the demo workflow (the browser test's own nodes). */
 	moreWorkflows?: WorkflowJson[];
+	/** n8n's output as it comes, and its environment (`npm start`: warnings only, printed). */
+	n8nOutput?: (chunk: string) => void;
+	n8nEnv?: Record<string, string>;
 }
 
 export async function startEditor(ports: number | EditorPorts): Promise<Editor> {
@@ -47,7 +50,11 @@ export async function startEditor(ports: number | EditorPorts): Promise<Editor> 
 	);
 	const port = wanted.n8n;
 	step(`starting n8n ${DEMO_N8N_VERSION} on port ${port}`);
-	const server = await startN8nServer(folder, { port });
+	const server = await startN8nServer(folder, {
+		port,
+		onOutput: wanted.n8nOutput,
+		env: wanted.n8nEnv,
+	});
 	await setUpOwner(server.url);
 	return {
 		url: `http://localhost:${port}`,

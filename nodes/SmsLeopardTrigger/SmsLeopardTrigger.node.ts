@@ -6,15 +6,23 @@ import {
 	type IWebhookResponseData,
 	NodeConnectionTypes,
 } from 'n8n-workflow';
-import { triggerProperties } from './description';
+import { triggerProperties, triggerSubtitle } from './description';
 import { receive, verifySubscription } from './receive';
 import { forget } from './repeats';
 import { forgetRefusals } from './refusal-log';
+import { forgetReports } from './refusal-report';
+
+const EVENTS_ONLY = [{ type: NodeConnectionTypes.Main, displayName: 'Events' }];
+const WITH_REFUSED = [
+	...EVENTS_ONLY,
+	{ type: NodeConnectionTypes.Main, displayName: 'Refused Posts' },
+];
 
 /**
  * SMSLeopard Trigger: delivery reports of SMS sent with a Delivery Report URL, and WhatsApp events
  * (inbound messages, quick-reply taps, message statuses) posted to the URL set in the account.
- * Only posts carrying the secret start the workflow; the others get 401. Version 2 takes the secret
+ * Only posts carrying the secret start the workflow; the others get 401 (and, with Report Refused
+ * Posts, an execution on the second output, at most one a minute per reason). Version 2 takes the secret
  * from the SMSLeopard API credential (encrypted by n8n); version 1 from its own Secret field.
  */
 export class SmsLeopardTrigger implements INodeType {
@@ -26,19 +34,28 @@ export class SmsLeopardTrigger implements INodeType {
 		// 2: the secret moved to the credential (trigger-secret.ts); saved version 1 triggers keep theirs.
 		version: [1, 2],
 		defaultVersion: 2,
-		subtitle: '={{$parameter["events"].join(", ")}}',
+		subtitle: triggerSubtitle,
 		description:
 			'Starts the workflow when SMSLeopard reports an SMS delivery or a WhatsApp message, reply or status',
 		documentationUrl:
 			'https://github.com/n8n-nodes-smsleopard/n8n-nodes-smsleopard#smsleopard-trigger',
 		defaults: { name: 'SMSLeopard Trigger' },
 		inputs: [],
-		outputs: [NodeConnectionTypes.Main],
+		// Refused Posts only while Report Refused Posts is on (also for workflows saved before it).
+		outputs: `={{ $parameter.reportRefusedPosts === false ? ${JSON.stringify(EVENTS_ONLY)} : ${JSON.stringify(WITH_REFUSED)} }}`,
 		credentials: [
 			{ name: 'smsLeopardApi', required: true, displayOptions: { show: { '@version': [2] } } },
 		],
 		webhooks: [
-			{ name: 'default', httpMethod: 'POST', responseMode: 'onReceived', path: 'smsleopard' },
+			{
+				name: 'default',
+				httpMethod: 'POST',
+				responseMode: 'onReceived',
+				// An empty 200 once the execution is started; without it n8n answers the literal
+				// text "firstEntryJson" (its default, meant for a node with a Response Data field).
+				responseData: 'noData',
+				path: 'smsleopard',
+			},
 			// Meta-style subscription check (hub.challenge), for a provider that forwards Meta's setup.
 			{ name: 'setup', httpMethod: 'GET', responseMode: 'onReceived', path: 'smsleopard' },
 		],
@@ -59,12 +76,14 @@ export class SmsLeopardTrigger implements INodeType {
 			async create(this: IHookFunctions): Promise<boolean> {
 				forget(triggerKey(this));
 				forgetRefusals(triggerKey(this));
+				forgetReports(triggerKey(this));
 				this.getWorkflowStaticData('node').setUpFor = this.getNodeWebhookUrl('default');
 				return true;
 			},
 			async delete(this: IHookFunctions): Promise<boolean> {
 				forget(triggerKey(this));
 				forgetRefusals(triggerKey(this));
+				forgetReports(triggerKey(this));
 				delete this.getWorkflowStaticData('node').setUpFor;
 				return true;
 			},

@@ -47,21 +47,25 @@ export const triggerProperties: INodeProperties[] = [
 			{
 				name: 'SMS Delivery Report',
 				value: 'smsDeliveryReport',
+				action: 'On SMS Delivery Report',
 				description: 'Whether an SMS sent with a Delivery Report URL was delivered',
 			},
 			{
 				name: 'Unrecognised Post',
 				value: 'unrecognised',
+				action: 'On Unrecognised Post',
 				description: 'A post with the secret that is none of the others: its body as received',
 			},
 			{
 				name: 'WhatsApp Message or Reply',
 				value: 'whatsappMessage',
+				action: 'On WhatsApp Message or Reply',
 				description: 'A message from a customer, including a tapped quick-reply button',
 			},
 			{
 				name: 'WhatsApp Message Status',
 				value: 'whatsappStatus',
+				action: 'On WhatsApp Message Status',
 				description: 'Sent, delivered, read or failed, for a message you sent',
 			},
 		],
@@ -82,6 +86,15 @@ export const triggerProperties: INodeProperties[] = [
 			{ name: 'Delivered Only', value: 'delivered' },
 			{ name: 'Failed Only', value: 'failed', description: 'Undelivered, expired or rejected' },
 		],
+	},
+	{
+		displayName: 'Report Refused Posts',
+		name: 'reportRefusedPosts',
+		type: 'boolean',
+		// On also for triggers saved before it existed: a refused post was silent there too.
+		default: true,
+		description:
+			'Whether a post refused for its secret also starts an execution on the Refused Posts output, with the reason and where the secret was looked for (never the body or the secret). At most one a minute per reason, so a stranger cannot start executions freely; it still gets 401.',
 	},
 	{
 		displayName: 'Options',
@@ -132,3 +145,17 @@ export const triggerProperties: INodeProperties[] = [
 		],
 	},
 ];
+
+/** The canvas subtitle's words for each event, short and plural: "SMS delivery reports". */
+const SUBTITLE_WORDS: Record<string, string> = {
+	smsDeliveryReport: 'SMS delivery reports',
+	whatsappMessage: 'WhatsApp messages',
+	whatsappStatus: 'WhatsApp statuses',
+	unrecognised: 'other posts',
+};
+
+/**
+ * The canvas subtitle in words, never the values ("smsDeliveryReport"): n8n evaluates it as an
+ * expression, so the words are looked up from a table in it; every event is "All events".
+ */
+export const triggerSubtitle = `={{ $parameter["events"].length >= ${Object.keys(SUBTITLE_WORDS).length} ? "All events" : $parameter["events"].map((event) => (${JSON.stringify(SUBTITLE_WORDS)})[event] || event).join(", ") }}`;

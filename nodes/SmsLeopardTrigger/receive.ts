@@ -1,8 +1,9 @@
 /**
- * One post to the trigger: 401 without the secret (no execution, a warn line in n8n's log);
+ * One post to the trigger: 401 without the secret (a warn line in n8n's log and, with Report
+ * Refused Posts, at most one execution a minute per reason on the Refused Posts output);
  * otherwise one output item per event kept by the filters, each with the body as received beside
- * it (the secret removed), and 200 at once. A post whose events are all filtered out gets 200 and
- * starts nothing.
+ * it (the secret removed), and 200 with an empty body. A post whose events are all filtered out
+ * gets the same 200 and starts nothing.
  */
 import type { IDataObject, IWebhookFunctions, IWebhookResponseData } from 'n8n-workflow';
 import {
@@ -16,6 +17,7 @@ import {
 } from '../SmsLeopard/client';
 import { type StatusFilter, keptEvents } from './event-filters';
 import { logRefusal } from './refusal-log';
+import { claimReport, refusedPostItem } from './refusal-report';
 import { triggerSecret } from './trigger-secret';
 
 function refuse(context: IWebhookFunctions, code: number, message: string): IWebhookResponseData {
@@ -24,14 +26,28 @@ function refuse(context: IWebhookFunctions, code: number, message: string): IWeb
 	return { noWebhookResponse: true };
 }
 
-function requestOf(context: IWebhookFunctions): WebhookRequest {
-	const request = context.getRequestObject() as ReturnType<
-		IWebhookFunctions['getRequestObject']
-	> & {
-		rawBody?: Buffer;
-	};
-	// n8n parses JSON, text, form and XML bodies and keeps any other only as raw bytes: a report
-	// posted as application/octet-stream, or with no content type, is parsed here as a text body.
+function answered(context: IWebhookFunctions, code: number): IWebhookResponseData {
+	context.getResponseObject().status(code).end();
+	return { noWebhookResponse: true };
+}
+
+type N8nRequest = ReturnType<IWebhookFunctions['getRequestObject']> & {
+	rawBody?: Buffer;
+	readRawBody?: () => Promise<void>;
+};
+
+/**
+ * The post as version 1 read it, at every version. n8n reads and parses the body of a version 1
+ * node whatever its content type, but of a later version only for JSON, text, form and XML
+ * (webhook-helpers' parseRequestBody): a report posted as application/octet-stream, or with no
+ * content type, reaches version 2 unread. n8n leaves `readRawBody` on the request for that case.
+ */
+async function requestOf(context: IWebhookFunctions): Promise<WebhookRequest> {
+	const request = context.getRequestObject() as N8nRequest;
+	if (request.rawBody === undefined && typeof request.readRawBody === 'function') {
+		await request.readRawBody();
+	}
+	// n8n keeps a body of another content type only as raw bytes: parsed here as a text body.
 	const parsed = context.getBodyData();
 	const unparsed = Object.keys(parsed ?? {}).length === 0 && (request.rawBody?.length ?? 0) > 0;
 	return {
@@ -53,18 +69,32 @@ export async function receive(
 		dropRepeats?: boolean;
 		secretIn?: SecretPresentation;
 	};
-	const request = requestOf(context);
+	const request = await requestOf(context);
 	const verdict = checkSecret(request, secret, options.secretIn ?? 'any');
 	if (verdict !== 'accepted') {
+		const reason = secret === '' ? 'noSecretSet' : verdict;
+		const workflow = context.getWorkflow();
 		logRefusal(context.logger, {
 			trigger,
-			reason: secret === '' ? 'noSecretSet' : verdict,
+			reason,
 			setIn,
-			workflowId: String(context.getWorkflow().id ?? ''),
+			workflowId: String(workflow.id ?? ''),
+			workflowName: workflow.name ?? '',
 			nodeName: context.getNode().name,
 		});
 		// The same answer whatever was wrong: nothing tells a prober how close it came.
-		return refuse(context, 401, 'This post does not carry the SMSLeopard Trigger secret');
+		const answer = refuse(context, 401, 'This post does not carry the SMSLeopard Trigger secret');
+		if (context.getNodeParameter('reportRefusedPosts', true) === false) return answer;
+		const claim = claimReport(context, trigger, reason);
+		if (!claim.report) return answer;
+		const item = refusedPostItem({
+			reason,
+			setIn,
+			presentation: options.secretIn ?? 'any',
+			request,
+			unreported: claim.unreported,
+		});
+		return { ...answer, workflowData: [[], [{ json: item }]] };
 	}
 	const events = keptEvents(readWebhookEvents(request.body), {
 		kinds: context.getNodeParameter('events', []) as string[],
@@ -72,7 +102,8 @@ export async function receive(
 		dropRepeats: options.dropRepeats !== false,
 		trigger,
 	});
-	if (events.length === 0) return {};
+	// 200 with an empty body, as for a post that starts the workflow (responseData: noData).
+	if (events.length === 0) return answered(context, 200);
 	const receivedAt = new Date().toISOString();
 	const { body, bodyNote } = keptBody(request.body, secret, request.rawBody);
 	return {

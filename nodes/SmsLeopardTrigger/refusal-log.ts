@@ -3,8 +3,9 @@
  * the secret or the body. Rate-limited per trigger and reason, in this process's memory: the first
  * refusal of a minute is logged at once, the others of that minute are counted into the next line,
  * so a flood of forged posts cannot flood the log (at most four lines a minute per trigger), and a
- * flood of probes without a secret cannot hide real reports refused for a wrong one. n8n gives a webhook no way to show a message in the
- * editor while it listens for a test event (README, "SMSLeopard Trigger"): the log is the place.
+ * flood of probes without a secret cannot hide real reports refused for a wrong one. The marketer's
+ * view of a refusal is its execution on the Refused Posts output (refusal-report.ts); this line is
+ * for whoever reads n8n's log.
  */
 import type { Logger } from 'n8n-workflow';
 import type { SecretVerdict } from '../SmsLeopard/client';
@@ -35,12 +36,13 @@ export interface Refusal {
 	/** Where its secret is set: the credential (version 2) or the node's Secret (version 1). */
 	setIn: 'credential' | 'parameter';
 	workflowId: string;
+	workflowName: string;
 	nodeName: string;
 }
 
-function words(refusal: Refusal): string {
-	if (refusal.reason !== 'noSecretSet') return REASONS[refusal.reason];
-	return refusal.setIn === 'credential'
+export function refusalWords(reason: RefusalReason, setIn: Refusal['setIn']): string {
+	if (reason !== 'noSecretSet') return REASONS[reason];
+	return setIn === 'credential'
 		? "no secret is set: the trigger's SMSLeopard API credential has no Webhook Secret"
 		: "no secret is set: the trigger's Secret is empty";
 }
@@ -61,8 +63,13 @@ export function logRefusal(logger: Logger, refusal: Refusal, now = Date.now()): 
 	const since =
 		more > 0 ? ` (and ${more} more refused in the minute before, not logged one by one)` : '';
 	logger.warn(
-		`SMSLeopard Trigger "${refusal.nodeName}" refused a post with 401: ${words(refusal)}${since}`,
-		{ workflowId: refusal.workflowId, nodeName: refusal.nodeName, reason: refusal.reason },
+		`SMSLeopard Trigger "${refusal.nodeName}" of workflow "${refusal.workflowName}" (id ${refusal.workflowId}) refused a post with 401: ${refusalWords(refusal.reason, refusal.setIn)}${since}`,
+		{
+			workflowId: refusal.workflowId,
+			workflowName: refusal.workflowName,
+			nodeName: refusal.nodeName,
+			reason: refusal.reason,
+		},
 	);
 	return true;
 }

@@ -89,12 +89,7 @@ describe('no import climbs to a higher floor', () => {
 	});
 });
 
-/**
- * Import circles, type-only ones too: each group of files that import one another in a ring. The
- * one listed here is being cut on another branch (issue 52's client folders); the lead empties the
- * list after merging it.
- */
-const CIRCLES_BEING_CUT = ['client/inbound/meta-webhook.ts > client/inbound/webhook-events.ts'];
+/** Import circles, type-only ones too: each group of files that import one another in a ring. */
 
 function circles(): string[] {
 	const imports = new Map<string, string[]>();
@@ -141,6 +136,6 @@ function circles(): string[] {
 
 describe('no import circle', () => {
 	it('no files import one another in a ring', () => {
-		expect(circles().filter((ring) => !CIRCLES_BEING_CUT.includes(ring))).toEqual([]);
+		expect(circles()).toEqual([]);
 	});
 });

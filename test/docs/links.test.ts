@@ -9,13 +9,6 @@ import path from 'path';
 const ROOT = path.join(__dirname, '../..');
 const REPOSITORY = 'https://github.com/n8n-nodes-smsleopard/n8n-nodes-smsleopard';
 
-/**
- * Pages another branch is writing at the same time (issues 50 and 51): a link to one is accepted
- * while the page does not exist yet, and checked like any other once it does. The lead empties
- * this list after merging those branches.
- */
-const BEING_WRITTEN = new Set(['docs/campaigns.md', 'docs/trigger.md', 'docs/send-template.md']);
-
 function markdownFiles(folder: string): string[] {
 	return readdirSync(folder).flatMap((name) => {
 		const full = path.join(folder, name);
@@ -81,7 +74,7 @@ interface Link {
 function problemOf(link: Link): string | undefined {
 	const full = path.join(ROOT, link.file);
 	if (!existsSync(full)) {
-		return BEING_WRITTEN.has(link.file) ? undefined : `${link.file} does not exist`;
+		return `${link.file} does not exist`;
 	}
 	if (link.anchor === undefined) return undefined;
 	if (!link.file.endsWith('.md')) return `#${link.anchor} points into ${link.file}, not a document`;

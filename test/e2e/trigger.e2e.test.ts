@@ -38,11 +38,18 @@ describe.each(selectedVersions())('SMSLeopard Trigger in n8n %s', (version) => {
 		sandboxOptions: { smsDeliveryMs: DELIVERY_MS },
 	});
 
-	/** Activates the trigger workflow; its URL once n8n answers on it (registration can lag). */
+	/**
+	 * Activates the trigger workflow; its URL once n8n answers on it (registration can lag).
+	 * Report Refused Posts is off here: these tests count the executions of accepted posts, and
+	 * test/e2e/trigger-refusals.e2e.test.ts those of refused ones.
+	 */
 	async function activeTrigger(
 		parameters: Record<string, unknown> = {},
 		secret = SECRET,
-		trigger = reportsWorkflow(`reports ${Math.random()}`, secret, parameters),
+		trigger = reportsWorkflow(`reports ${Math.random()}`, secret, {
+			reportRefusedPosts: false,
+			...parameters,
+		}),
 	) {
 		const projectId = await n8n.rest.personalProjectId();
 		const id = await n8n.rest.activateWorkflow({ ...trigger.json, projectId });
@@ -275,7 +282,10 @@ describe.each(selectedVersions())('SMSLeopard Trigger in n8n %s', (version) => {
 			await activeTrigger(
 				{},
 				SECRET,
-				reportsWorkflowV2(`reports v2 ${Math.random()}`, credential, parameters),
+				reportsWorkflowV2(`reports v2 ${Math.random()}`, credential, {
+					reportRefusedPosts: false,
+					...parameters,
+				}),
 			);
 
 		it("Send SMS without a secret of its own sends the credential's; the v2 trigger receives the reports", async () => {

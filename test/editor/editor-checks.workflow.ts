@@ -106,7 +106,7 @@ export function editorChecksWorkflow() {
 		message: 'Dear {name}, your order is ready for pick-up.',
 	});
 	// Issue 42: a campaign check lists every item, the good one and the two a send would refuse (a
-	// typo in a phone, an emoji text over 70 characters at the default Max Parts 1).
+	// typo in a phone, an emoji text over 70 characters at Max Parts per Message 1, as saved).
 	const campaign = code(
 		'Campaign List',
 		[
@@ -126,6 +126,7 @@ export function editorChecksWorkflow() {
 		message: 'Hi {name}, {offer}',
 		dryRun: true,
 		pricePerPart: 0.8,
+		smsOptions: { maxParts: 1 },
 	});
 	// A campaign batch's send: the summary and the one recipient not sent, nothing per sent recipient.
 	const campaignSummary = {
@@ -143,7 +144,8 @@ export function editorChecksWorkflow() {
 		'Delivery Reports',
 		TRIGGER_TYPE,
 		1,
-		{ secret: TRIGGER_SECRET },
+		// Refused posts as executions are off here: the test event after a forged post is the report.
+		{ secret: TRIGGER_SECRET, reportRefusedPosts: false },
 		{ webhookId: TRIGGER_WEBHOOK_ID },
 	);
 	return {

@@ -371,13 +371,13 @@ test('SMS Dry Run: the editor flags the emoji and a long text; Execute step send
 	expect(editor.sandbox.state.smsMessages.length).toBe(sendsBefore);
 	await screenshot(page, `${ARTIFACTS}/21-sms-dry-run.png`);
 	await screenshot(page, 'docs/sms-dry-run.png');
-	// A long GSM text typed in: the emoji notice goes, the long-text notice comes, and says the text
-	// is refused at the default Max Parts per Message (1).
+	// A long GSM text typed in: the emoji notice goes, the long-text notice comes, and says how many
+	// SMS it is billed as and that it is sent (up to 6 parts without Max Parts per Message).
 	const message = parameter(ndv, 'message').locator('textarea, input').first();
 	await message.fill('a'.repeat(170));
 	await ndv
 		.getByText(
-			'Over 160 characters: 2 parts of 153 characters as written, each billed as one SMS. Refused before sending unless Options > Max Parts per Message is 2 or more; without that option it is 1, so this text is refused.',
+			'Over 160 characters: 2 parts of 153 characters as written, billed as 2 SMS per recipient. Sent, unless Options > Max Parts per Message is set below 2 (without it, texts of up to 6 parts are sent).',
 			{ exact: false },
 		)
 		.waitFor({ state: 'visible' });

@@ -8,6 +8,7 @@ import { WebhookContext } from 'n8n-core';
 import {
 	type ICredentialDataDecryptedObject,
 	type ICredentialType,
+	type IDataObject,
 	type INodeParameters,
 	type INodeType,
 	type IWebhookData,
@@ -18,6 +19,7 @@ import { buildAdditionalData, buildNode, noteContextCreated } from './index';
 import { HarnessCredentialsHelper } from './credentials-helper';
 import { HarnessCredentialTypes, HarnessNodeTypes } from './registries';
 import { recordForSecretScan } from '../secret-scan/record';
+import type { N8nWebhookRequest } from './n8n-webhook-request';
 
 export interface WebhookCall {
 	nodeType: INodeType;
@@ -32,9 +34,14 @@ export interface WebhookCall {
 		query?: Record<string, unknown>;
 		rawBody?: Buffer;
 	};
+	/** Instead of `request`: the request object as n8n leaves it (n8n-webhook-request.ts). */
+	n8nRequest?: N8nWebhookRequest;
 	webhookName?: 'default' | 'setup';
 	/** The same id on every call keeps the trigger's repeat memory and log limit between calls. */
 	workflowId?: string;
+	workflowName?: string;
+	/** The workflow's static data as n8n loads it from its database; changed in place. */
+	staticData?: IDataObject;
 	nodeName?: string;
 }
 
@@ -62,6 +69,8 @@ export async function callWebhook(call: WebhookCall): Promise<WebhookAnswer> {
 	node.id = `${call.workflowId ?? 'harness-trigger-workflow'}-node`;
 	const workflow = new Workflow({
 		id: call.workflowId ?? 'harness-trigger-workflow',
+		name: call.workflowName,
+		staticData: call.staticData,
 		nodes: [node],
 		connections: {},
 		active: true,
@@ -93,13 +102,17 @@ export async function callWebhook(call: WebhookCall): Promise<WebhookAnswer> {
 		),
 		undefined,
 	);
-	additionalData.httpRequest = {
-		body: call.request.body ?? {},
-		headers: call.request.headers ?? {},
-		query: call.request.query ?? {},
-		rawBody: call.request.rawBody,
-		params: {},
-	} as never;
+	additionalData.httpRequest = (
+		call.n8nRequest
+			? Object.assign(call.n8nRequest, { params: {} })
+			: {
+					body: call.request.body ?? {},
+					headers: call.request.headers ?? {},
+					query: call.request.query ?? {},
+					rawBody: call.request.rawBody,
+					params: {},
+				}
+	) as never;
 	additionalData.httpResponse = response as never;
 	const filled = workflow.getNode(node.name) ?? node;
 	const webhookData = {

@@ -94,8 +94,8 @@ describe('Send SMS dry run', () => {
 	});
 
 	it('reports every item, refused ones with their reason and fix, and never stops at the first', async () => {
-		// A campaign check: a bad number and an emoji text over 70 characters at the default Max
-		// Parts (1) among good items; every problem is shown at once, under every On Error setting.
+		// A campaign check: a bad number and an emoji text over 70 characters at Max Parts 1 among
+		// good items; every problem is shown at once, under every On Error setting.
 		const long = `Big sale 🎉 ${'x'.repeat(70)}`;
 		const withBad = jsonItems(
 			{ phone: '+254700000001', text: 'Hi Amina' },
@@ -107,6 +107,7 @@ describe('Send SMS dry run', () => {
 			message: '{text}',
 			dryRun: true,
 			pricePerPart: 1,
+			smsOptions: { maxParts: 1 },
 		});
 		for (const onError of [
 			'stopWorkflow',
@@ -269,7 +270,8 @@ describe('the SMS text notices in the editor (n8n decides what is shown)', () =>
 		['161 GSM characters: 2 parts', 'a'.repeat(161), ['longText2PartsNotice']],
 		['306 GSM characters: 2 parts', 'a'.repeat(306), ['longText2PartsNotice']],
 		['307 GSM characters: 3 parts', 'a'.repeat(307), ['longText3PartsNotice']],
-		['1,000 GSM characters: 6 or more', 'a'.repeat(1000), ['longText6PartsNotice']],
+		['918 GSM characters: 6 parts', 'a'.repeat(918), ['longText6PartsNotice']],
+		['1,000 GSM characters: 7 or more', 'a'.repeat(1000), ['longText7PartsNotice']],
 		['an emoji', 'Sale 😀', ['ucs2Notice']],
 		[
 			'an emoji, 71 characters: 2 parts',
@@ -284,10 +286,14 @@ describe('the SMS text notices in the editor (n8n decides what is shown)', () =>
 		expect(shown(message)).toEqual(expected);
 	});
 
-	it('says when the text is refused at the Max Parts per Message it shows', () => {
+	it('says how many SMS the text is billed as, and whether it is sent at the Max Parts it shows', () => {
 		const notice = notices.find((property) => property.name === 'longText3PartsNotice');
-		expect(notice?.displayName).toContain(
-			'Refused before sending unless Options > Max Parts per Message is 3 or more; without that option it is 1, so this text is refused.',
+		expect(notice?.displayName).toBe(
+			"Over 160 characters: 3 parts of 153 characters as written, billed as 3 SMS per recipient. Sent, unless Options > Max Parts per Message is set below 3 (without it, texts of up to 6 parts are sent). Dry Run shows each recipient's parts and cost.",
+		);
+		const over = notices.find((property) => property.name === 'longText7PartsNotice');
+		expect(over?.displayName).toContain(
+			'7 or more parts of 153 characters as written, each billed as one SMS. Refused before sending: texts of up to 6 parts are sent unless Options > Max Parts per Message allows more.',
 		);
 	});
 });

@@ -1,10 +1,14 @@
-import { flowSendParameters, jsonItems, smsSendParameters, useNodeEnv } from './support';
+import { flowSendParameters, hintsOf, jsonItems, smsSendParameters, useNodeEnv } from './support';
 
 /**
  * Include Input Fields: a node after a send still has the customer's fields. On by default for
  * nodes added with version 1.2; workflows saved with 1 or 1.1 keep the output they had.
  */
 const env = useNodeEnv();
+
+/** The run's notes about moved input fields (other notes, such as the currency's, aside). */
+const moveNotes = (run: Parameters<typeof hintsOf>[0]) =>
+	hintsOf(run).filter((hint) => hint.startsWith('Include Input Fields'));
 
 const customer = { phone: '+254700400001', name: 'Amina', status: 'lead', orderId: 'A-17' };
 
@@ -40,6 +44,27 @@ describe('Include Input Fields', () => {
 			phone: '+254700400001',
 			input: { messageId: 'sms-31', status: 'Success', outcome: 'failed' },
 		});
+	});
+
+	it('moving an input field is said above the output, naming the fields and where they are now', async () => {
+		const report = { phone: '+254700400001', messageId: 'sms-31', status: 'Success' };
+		const moved = await env.run(flowSendParameters, jsonItems(report, report));
+		expect(moveNotes(moved.run)).toEqual([
+			expect.stringContaining(
+				'Include Input Fields: input fields with the name of a result field were moved under "input": messageId (now input.messageId), status (now input.status). After this node, $json.messageId is the result\'s; read the input\'s as $json.input.messageId',
+			),
+		]);
+		// Nothing moved, nothing said.
+		const plain = await env.run(
+			flowSendParameters,
+			jsonItems({ phone: '+254700400001', name: 'Amina' }),
+		);
+		expect(moveNotes(plain.run)).toEqual([]);
+		const off = await env.run(
+			{ ...flowSendParameters, includeInputFields: false },
+			jsonItems(report),
+		);
+		expect(moveNotes(off.run)).toEqual([]);
 	});
 
 	it('an input field named input is never overwritten', async () => {

@@ -26,18 +26,39 @@ describe('Max Parts per Message', () => {
 		['Options never added', undefined],
 		['Options without Max Parts', { recipientsPerRequest: 10 }],
 	])(
-		'%s: a 161-character text is refused before any request (the default 1)',
+		'%s: a 2-part text is sent, its parts and cost in the output (up to 6 parts without the option)',
 		async (_case, options) => {
-			const { error } = await env.run(
+			const { items, error } = await env.run(
 				sendSms(options),
 				jsonItems({ phone: '+254700000001', text: 'a'.repeat(161) }),
 			);
-			expect(error?.message).toMatch(
-				/^Invalid input in item 1: "Message" would be sent in 2 parts .*more than the maximum of 1/,
-			);
-			expect(smsSends()).toHaveLength(0);
+			expect(error).toBeUndefined();
+			expect(items[0].json).toMatchObject({ parts: 2, encoding: 'GSM-7', cost: 1.8 });
+			expect(smsSends()).toHaveLength(1);
 		},
 	);
+
+	it('without the option, a text over 6 parts is refused before any request', async () => {
+		const { error } = await env.run(
+			sendSms(),
+			jsonItems({ phone: '+254700000001', text: 'a'.repeat(153 * 6 + 1) }),
+		);
+		expect(error?.message).toMatch(
+			/"Message" would be sent in 7 parts .*more than the maximum of 6: shorten it or raise "Max Parts per Message"/,
+		);
+		expect(smsSends()).toHaveLength(0);
+	});
+
+	it('a workflow saved with Max Parts per Message 1 (the old default, added to Options) keeps refusing a 2-part text', async () => {
+		const { error } = await env.run(
+			sendSms({ maxParts: 1 }),
+			jsonItems({ phone: '+254700000001', text: 'a'.repeat(161) }),
+		);
+		expect(error?.message).toMatch(
+			/^Invalid input in item 1: "Message" would be sent in 2 parts .*more than the maximum of 1/,
+		);
+		expect(smsSends()).toHaveLength(0);
+	});
 
 	it('a one-part text still goes out without the option', async () => {
 		const { items, error } = await env.run(

@@ -59,6 +59,7 @@ describe('each 401 is logged at warn level with its reason', () => {
 			reason: 'wrongSecret' as const,
 			setIn: 'credential' as const,
 			workflowId: 'w',
+			workflowName: 'Delivery reports',
 			nodeName: 'SMSLeopard Trigger',
 		};
 		const start = 1_000_000;

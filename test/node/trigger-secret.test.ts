@@ -18,10 +18,11 @@ describe('SMSLeopard Trigger version 2: the secret from the credential', () => {
 		expect(JSON.stringify(answer.items)).not.toContain(WEBHOOK_SECRET);
 	});
 
-	it('a post with another secret gets 401 and starts nothing', async () => {
+	it('a post with another secret gets 401 and starts nothing on the Events output', async () => {
 		const answer = await post(report, { headers: { 'x-status-secret': 'not-it' } });
 		expect(answer.status).toBe(401);
-		expect(answer.result.workflowData).toBeUndefined();
+		expect(answer.result.workflowData?.[0]).toEqual([]);
+		expect(answer.items).toEqual([]);
 	});
 
 	it('a credential without a Webhook Secret lets nothing in, even a post with an empty secret', async () => {

@@ -43,7 +43,14 @@ function keyForReplaced(input: IDataObject, result: IDataObject): string {
 	return key;
 }
 
-export function withInputFields(input: IDataObject, results: IDataObject[]): IDataObject[] {
+/** The input fields a run moved, by the key they were moved under: for the run's note. */
+export type MovedInputFields = Map<string, Set<string>>;
+
+export function withInputFields(
+	input: IDataObject,
+	results: IDataObject[],
+	moved?: MovedInputFields,
+): IDataObject[] {
 	return results.map((result) => {
 		// One pass over the input: each field is kept beside the result or, if replaced, under `input`.
 		const kept: IDataObject = {};
@@ -53,6 +60,26 @@ export function withInputFields(input: IDataObject, results: IDataObject[]): IDa
 			else beside[name] = value;
 		}
 		if (Object.keys(kept).length === 0) return { ...input, ...result };
-		return { ...beside, ...result, [keyForReplaced(input, result)]: kept };
+		const key = keyForReplaced(input, result);
+		const names = moved?.get(key) ?? new Set<string>();
+		for (const name of Object.keys(kept)) names.add(name);
+		moved?.set(key, names);
+		return { ...beside, ...result, [key]: kept };
 	});
+}
+
+/**
+ * The note above the output when input fields were moved: `$json.status` after this node is the
+ * result's, and a workflow that read the input's own must now read it under `input`.
+ */
+export function movedFieldsNote(moved: MovedInputFields): string | undefined {
+	if (moved.size === 0) return undefined;
+	const parts = [...moved].map(([key, names]) => {
+		const list = [...names].sort();
+		const shown = list.slice(0, 5).map((name) => `${name} (now ${key}.${name})`);
+		const more = list.length > 5 ? ` and ${list.length - 5} more` : '';
+		return `${shown.join(', ')}${more}`;
+	});
+	const sample = [...[...moved][0][1]].sort()[0];
+	return `Include Input Fields: input fields with the name of a result field were moved under "${[...moved.keys()].join('", "')}": ${parts.join('; ')}. After this node, $json.${sample} is the result's; read the input's as $json.${[...moved.keys()][0]}.${sample}, or turn Include Input Fields off.`;
 }

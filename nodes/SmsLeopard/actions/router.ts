@@ -27,7 +27,7 @@ import {
 } from './operation';
 import { type OutputShape, readRequestOptions } from './request-options';
 import { keptOfSent, summaryOutput } from './summary-output';
-import { withInputFields } from './include-input-fields';
+import { type MovedInputFields, movedFieldsNote, withInputFields } from './include-input-fields';
 import { resources } from './resources';
 import { summariseRun } from './run-summary';
 import { dryRunSummary, readDryRun, refusedInDryRun } from './dry-run';
@@ -87,6 +87,7 @@ async function runItems(
 	const continueOnFail = this.continueOnFail();
 	const toErrorOutput = this.getNode().onError === 'continueErrorOutput';
 	const includeInput = this.getNodeParameter('includeInputFields', 0, false) === true;
+	const moved: MovedInputFields = new Map();
 	const dryRun = readDryRunOf(this, handler.dryRunUnit);
 	// A dry run lists every item whatever the Output: it is read, not recorded.
 	const summary = options.output === 'summary' && !dryRun.on && !!handler.recipientParameter;
@@ -184,9 +185,10 @@ async function runItems(
 				// the input item's fields itself), so the recipient and outcome go inside it.
 				if (toErrorOutput) return { error: { ...(failure.error as IDataObject), ...about } };
 				const json = { ...failure, ...about };
-				return includeInput ? withInputFields(items[itemIndex].json, [json])[0] : json;
+				return includeInput ? withInputFields(items[itemIndex].json, [json], moved)[0] : json;
 			},
 		});
+		noteMovedFields(this, state, moved);
 		return [output.map((entry) => ({ ...entry, json: redactDeep(entry.json, secrets) }))];
 	}
 	const output: INodeExecutionData[] = [];
@@ -198,7 +200,7 @@ async function runItems(
 				this.helpers.returnJsonArray(
 					redactOutput(
 						includeInput
-							? withInputFields(items[itemIndex].json, outcome.results)
+							? withInputFields(items[itemIndex].json, outcome.results, moved)
 							: outcome.results,
 						secrets,
 					),
@@ -217,7 +219,18 @@ async function runItems(
 	if (dryRun.on && handler.dryRunUnit) {
 		noteOncePerRun(this, state, dryRunSummary(dryRun, handler.dryRunUnit, outcomes));
 	}
+	noteMovedFields(this, state, moved);
 	return [output];
+}
+
+/** Says so above the output when Include Input Fields moved an input's own field under `input`. */
+function noteMovedFields(
+	context: IExecuteFunctions,
+	state: ExecutionState,
+	moved: MovedInputFields,
+): void {
+	const note = movedFieldsNote(moved);
+	if (note) noteOncePerRun(context, state, note);
 }
 
 /** In a dry run, every item the checks refused becomes an output saying why and how to fix it. */

@@ -81,12 +81,8 @@ export {
 export { type FailureEvidence, mayHaveBeenSent, stampSendState } from './http/send-state';
 
 export { type DeliveryOutcome, isFinalOutcome, outcomeOf } from './inbound/delivery-outcome';
-export {
-	type WebhookEvent,
-	type WebhookEventKind,
-	parseWebhookBody,
-	readWebhookEvents,
-} from './inbound/webhook-events';
+export type { WebhookEvent, WebhookEventKind } from './inbound/webhook-event';
+export { parseWebhookBody, readWebhookEvents } from './inbound/webhook-events';
 export {
 	type SecretPresentation,
 	type SecretVerdict,
@@ -94,6 +90,8 @@ export {
 	carriesSecret,
 	checkSecret,
 	matchesSecret,
+	placesLookedIn,
+	presentedPlaces,
 	withoutSecret,
 } from './inbound/webhook-secret';
 export { type KeptBody, MAX_KEPT_DEPTH, keptBody } from './inbound/webhook-body';

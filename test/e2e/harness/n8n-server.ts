@@ -19,6 +19,8 @@ export interface ServerOptions {
 	brokerPort?: number;
 	env?: Record<string, string>;
 	startTimeoutMs?: number;
+	/** Each chunk n8n prints, as it comes (`npm start` shows n8n's warnings with it). */
+	onOutput?: (chunk: string) => void;
 }
 
 interface Probe {
@@ -68,8 +70,12 @@ export async function startN8nServer(
 		stdio: ['ignore', 'pipe', 'pipe'],
 	});
 	let output = '';
-	child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
-	child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
+	const take = (chunk: Buffer) => {
+		output += chunk.toString();
+		options.onOutput?.(chunk.toString());
+	};
+	child.stdout.on('data', take);
+	child.stderr.on('data', take);
 	const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
 	let alive = true;
 	void exited.then(() => {

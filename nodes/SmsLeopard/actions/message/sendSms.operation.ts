@@ -25,15 +25,18 @@ import { dryRunFields } from '../dry-run';
 const show = { resource: ['message'], operation: ['sendSms'] };
 export const DEFAULT_RECIPIENTS_PER_REQUEST = 100;
 const MAX_RECIPIENTS_PER_REQUEST = 1000;
-/** What the README promises when the option was never added: a text over one part is refused. */
-export const DEFAULT_MAX_PARTS = 1;
+/**
+ * Without the option: the parts each text needs, up to this cap (918 GSM-7 characters, 402 UCS-2),
+ * shown beside the message. A saved explicit value (1 included) is kept as saved.
+ */
+export const DEFAULT_MAX_PARTS = 6;
 
 /**
- * Notices for a text over one part, one per part count as written (2, 3, 4, 5, 6 or more), each
- * saying at which Max Parts per Message it is refused. n8n cannot show a field by a value inside
- * the Options collection (its resolver takes only top-level names), so the count is said instead.
- * `single` and `perPart` are the characters of one part and of each part of a longer text; `other`
- * is the texts of the other encoding, for which these do not show.
+ * Notices for a text over one part, one per part count as written (2 to 6, and 7 or more), each
+ * saying how many SMS it is billed as and whether it is sent. n8n cannot show a field by a value
+ * inside the Options collection (its resolver takes only top-level names), so the rule is said.
+ * `single` and `perPart` are the characters of one part and of each part of a longer text;
+ * `other` is the texts of the other encoding, for which these do not show.
  */
 function textNotices(
 	name: string,
@@ -42,12 +45,16 @@ function textNotices(
 	other: { regex: string },
 	what: string,
 ): INodeProperties[] {
-	return [2, 3, 4, 5, 6].map((parts) => {
+	const over = DEFAULT_MAX_PARTS + 1;
+	return [2, 3, 4, 5, 6, over].map((parts) => {
 		const from = parts === 2 ? single + 1 : perPart * (parts - 1) + 1;
-		const upTo = parts === 6 ? '' : String(perPart * parts);
-		const count = parts === 6 ? '6 or more parts' : `${parts} parts`;
+		const upTo = parts === over ? '' : String(perPart * parts);
+		const rule =
+			parts === over
+				? `${over} or more parts of ${perPart} characters as written, each billed as one SMS. Refused before sending: texts of up to ${DEFAULT_MAX_PARTS} parts are sent unless Options > Max Parts per Message allows more.`
+				: `${parts} parts of ${perPart} characters as written, billed as ${parts} SMS per recipient. Sent, unless Options > Max Parts per Message is set below ${parts} (without it, texts of up to ${DEFAULT_MAX_PARTS} parts are sent).`;
 		return {
-			displayName: `${what}: ${count} of ${perPart} characters as written, each billed as one SMS. Refused before sending unless Options > Max Parts per Message is ${parts} or more; without that option it is 1, so this text is refused. Dry Run shows each recipient's parts.`,
+			displayName: `${what}: ${rule} Dry Run shows each recipient's parts and cost.`,
 			name: `${name}${parts}PartsNotice`,
 			type: 'notice',
 			default: '',
@@ -175,8 +182,7 @@ export const description: INodeProperties[] = showOnlyFor(show, [
 			type: 'number',
 			typeOptions: { minValue: 1 },
 			default: DEFAULT_MAX_PARTS,
-			description:
-				'Refuse, before anything is sent, any item whose text would be sent (and billed) in more parts than this. Without this option: 1.',
+			description: `Refuse, before anything is sent, any item whose text would be sent (and billed) in more parts than this. Without this option: the parts each text needs, up to ${DEFAULT_MAX_PARTS}.`,
 		},
 		{
 			displayName: 'Recipients per Request',
@@ -219,7 +225,7 @@ function reportSecret(raw: Record<string, unknown>, webhookSecret: string): stri
 /**
  * The options of one item, numbers checked: an expression giving "abc", 0, 1.5 or 100000 refuses
  * the item, naming the field, before any request. An option never added takes its default, for
- * saved workflows too: Max Parts per Message 1, as the field and the README say.
+ * saved workflows too: Max Parts per Message up to 6 (a saved 1 stays 1).
  */
 function readSmsOptions(
 	this: IExecuteFunctions,

@@ -7,30 +7,9 @@
  * forward it. Whatever it does not recognise becomes one "unrecognised" event, never an error: the
  * caller keeps the body as received beside every event.
  */
-import type { DeliveryOutcome } from './delivery-outcome';
 import { isMetaBody, metaEvents } from './meta-webhook';
 import { readReportFields } from './report-fields';
-
-export type WebhookEventKind =
-	'smsDeliveryReport' | 'whatsappMessage' | 'whatsappStatus' | 'unrecognised';
-
-export interface WebhookEvent {
-	event: WebhookEventKind;
-	/** The message the event is about: the SMS or WhatsApp message id, or the inbound message's. */
-	messageId: string | null;
-	/** As the service gave it: a carrier code (DELIVRD) or a WhatsApp status (delivered). */
-	status: string | null;
-	outcome: DeliveryOutcome | null;
-	reason: string | null;
-	/** ISO date, when the event carried a readable time. */
-	time: string | null;
-	/** The recipient of a report or status; the sender of an inbound message. */
-	number: string | null;
-	/** WhatsApp events: the fields of meta-webhook.ts, the same set on every event of a kind. */
-	[field: string]: unknown;
-	/** What the reader could not make of the body. */
-	note?: string;
-}
+import type { WebhookEvent } from './webhook-event';
 
 type Fields = Record<string, unknown>;
 

@@ -36,6 +36,7 @@ export const SECRET_HEADERS = [
 	'x-webhook-token',
 ];
 const SIGNATURE_HEADERS = ['x-hub-signature-256', 'x-smsleopard-signature', 'x-signature'];
+const QUERY_NAMES = ['secret', 'status_secret', 'token'];
 
 function sameText(given: unknown, expected: string): boolean {
 	if (typeof given !== 'string' && typeof given !== 'number') return false;
@@ -75,7 +76,7 @@ function viaHeader(request: WebhookRequest, secret: string): boolean {
 }
 
 function viaQuery(request: WebhookRequest, secret: string): boolean {
-	return ['secret', 'status_secret', 'token'].some((key) => sameText(request.query[key], secret));
+	return QUERY_NAMES.some((key) => sameText(request.query[key], secret));
 }
 
 function viaSignature(request: WebhookRequest, secret: string): boolean {
@@ -117,24 +118,41 @@ export function carriesSecret(
 /** Why a post was refused, in words a log can hold: never the secret nor the body. */
 export type SecretVerdict = 'accepted' | 'noSecret' | 'wrongSecret' | 'elsewhere';
 
-/** Whether the post presents anything in one of the places a secret may come, right or wrong. */
-function presentsSomething(request: WebhookRequest): boolean {
+/**
+ * Where the post presents something in a place a secret may come, right or wrong: the names of
+ * those places only (never a value), for the refusal's report.
+ */
+export function presentedPlaces(request: WebhookRequest): string[] {
 	const parsed = parseWebhookBody(request.body);
 	const records = Array.isArray(parsed) ? parsed : [parsed];
-	const inBody = records.some(
-		(record) =>
-			typeof record === 'object' &&
-			record !== null &&
-			SECRET_BODY_FIELDS.some((key) => key in (record as Record<string, unknown>)),
+	const fields = SECRET_BODY_FIELDS.filter((key) =>
+		records.some(
+			(record) =>
+				typeof record === 'object' && record !== null && key in (record as Record<string, unknown>),
+		),
 	);
-	const inHeader = [...SECRET_HEADERS, ...SIGNATURE_HEADERS].some(
+	const headers = [...SECRET_HEADERS, ...SIGNATURE_HEADERS].filter(
 		(name) => headerValues(request, name).length > 0,
 	);
 	const bearer = headerValues(request, 'authorization').some((value) => /^bearer\s+/i.test(value));
-	const inQuery = ['secret', 'status_secret', 'token'].some(
-		(key) => request.query[key] !== undefined,
-	);
-	return inBody || inHeader || bearer || inQuery;
+	const query = QUERY_NAMES.filter((key) => request.query[key] !== undefined);
+	return [
+		...fields.map((key) => `body field ${key}`),
+		...headers.map((name) => `header ${name}`),
+		...(bearer ? ['header authorization (Bearer)'] : []),
+		...query.map((key) => `query parameter ${key}`),
+	];
+}
+
+/** Where the secret is looked for, in words: every place, or the one pinned. */
+export function placesLookedIn(presentation: SecretPresentation): string[] {
+	const places: Record<Exclude<SecretPresentation, 'any'>, string> = {
+		bodyField: `a body field: ${SECRET_BODY_FIELDS.join(', ')}`,
+		header: `a header: ${SECRET_HEADERS.join(', ')} or authorization (Bearer)`,
+		query: `a query parameter: ${QUERY_NAMES.join(', ')}`,
+		signature: `an HMAC-SHA256 signature of the body: ${SIGNATURE_HEADERS.join(', ')}`,
+	};
+	return presentation === 'any' ? Object.values(places) : [places[presentation]];
 }
 
 /**
@@ -150,7 +168,7 @@ export function checkSecret(
 	if (secret !== '' && presentation !== 'any' && carriesSecret(request, secret, 'any')) {
 		return 'elsewhere';
 	}
-	return presentsSomething(request) ? 'wrongSecret' : 'noSecret';
+	return presentedPlaces(request).length > 0 ? 'wrongSecret' : 'noSecret';
 }
 
 /**
