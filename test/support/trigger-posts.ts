@@ -7,7 +7,10 @@
  * engine) and test/e2e/trigger-versions.e2e.test.ts (real n8n).
  */
 import { createHmac } from 'crypto';
-import { SECRET_BODY_FIELDS, SECRET_HEADERS } from '../../nodes/SmsLeopard/client/inbound/webhook-secret';
+import {
+	SECRET_BODY_FIELDS,
+	SECRET_HEADERS,
+} from '../../nodes/SmsLeopard/client/inbound/webhook-secret';
 import { metaPost } from '../client/meta-family';
 
 export interface TriggerPost {
