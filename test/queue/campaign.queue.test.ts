@@ -23,6 +23,7 @@ import {
 	type CampaignTable,
 	SMS_BATCH_FILE,
 	campaignWorkflow,
+	createCampaignFormLogin,
 	createCampaignKey,
 	createCampaignTable,
 	executionBytes,
@@ -74,6 +75,7 @@ beforeAll(async () => {
 		...sandbox.credentialData,
 	});
 	const key = await createCampaignKey(rest);
+	const formLogin = await createCampaignFormLogin(rest);
 	// Made here so its size can be read before the first run (n8n 1.x: by hand, as its note says);
 	// the campaign's Create Record Table If Missing then finds it.
 	table = await createCampaignTable(rest);
@@ -81,6 +83,7 @@ beforeAll(async () => {
 	// The owner lets the test's caller post the list's link (callerMaySetListLink).
 	const owner = (settings: CampaignSettings = {}) => ({
 		key,
+		formLogin,
 		settings: { callerMaySetListLink: true, ...settings },
 	});
 	batchWorkflowId = await rest.activateWorkflow(
