@@ -101,11 +101,13 @@ beforeAll(async () => {
 	campaignWorkflowId = await rest.activateWorkflow(
 		campaignWorkflow(CAMPAIGN_FILE, credential, {}, picked, owner()),
 	);
-	// The same campaign set to SMS by its one setting, on a webhook path of its own.
+	// The same campaign set to SMS by its one setting, on a webhook and a form path of its own.
 	const sms = campaignWorkflow(CAMPAIGN_FILE, credential, {}, picked, owner({ channel: 'sms' }));
 	sms.name = `${String(sms.name)} (SMS)`;
-	for (const entry of sms.nodes as Array<{ name: string; parameters: Record<string, unknown> }>)
+	for (const entry of sms.nodes as Array<{ name: string; parameters: Record<string, unknown> }>) {
 		if (entry.name === 'Campaign Webhook') entry.parameters.path = SMS_CAMPAIGN_PATH;
+		if (entry.name === 'Campaign Form') entry.parameters.path = `${SMS_CAMPAIGN_PATH}-form`;
+	}
 	await rest.activateWorkflow(sms);
 	console.log(`campaign suite: cluster up in ${((Date.now() - suiteStarted) / 1000).toFixed(1)} s`);
 }, 600_000);
