@@ -7,7 +7,11 @@ import { N8nRest, type WorkflowJson } from '../../test/e2e/harness';
 import { CAMPAIGN_WORKER_CONCURRENCY } from '../../test/queue/cluster/campaign-workers';
 import { type QueueCluster, startQueueCluster } from '../../test/queue/cluster/queue-cluster';
 import type { ReplyServer } from '../reply-server';
-import { createCampaignKey, createCampaignTable } from '../../test/queue/campaign/campaign-kit';
+import {
+	createCampaignFormLogin,
+	createCampaignKey,
+	createCampaignTable,
+} from '../../test/queue/campaign/campaign-kit';
 
 export interface CaseCluster {
 	cluster: QueueCluster;
@@ -17,6 +21,8 @@ export interface CaseCluster {
 	basicAuth: { id: string; name: string };
 	/** The Header Auth credential "SMSLeopard campaign key" the campaign's webhooks ask for. */
 	campaignKey: { id: string; name: string };
+	/** The Basic Auth credential of the campaign's form. */
+	formLogin: { id: string; name: string };
 	dataTableId: string;
 }
 
@@ -65,9 +71,18 @@ export async function startCaseCluster(
 		);
 		// The Header Auth key both campaign webhooks ask for, and the campaign sends with each batch.
 		const campaignKey = await createCampaignKey(rest);
+		const formLogin = await createCampaignFormLogin(rest);
 		// Made before the run so the bench reads its size from the start; the campaign then finds it.
 		const table = await createCampaignTable(rest);
-		return { cluster, rest, nodeCredential, basicAuth, campaignKey, dataTableId: table.id };
+		return {
+			cluster,
+			rest,
+			nodeCredential,
+			basicAuth,
+			campaignKey,
+			formLogin,
+			dataTableId: table.id,
+		};
 	} catch (error) {
 		cluster.stop();
 		throw error;

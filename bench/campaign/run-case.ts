@@ -351,7 +351,7 @@ export async function runCase(spec: CaseSpec, count: number, shared: Shared): Pr
 			workflowNames[batchId] = 'batch';
 			triggerId = await publish(
 				setup,
-				shippedCampaign(setup.nodeCredential, setup.campaignKey, spec.kind),
+				shippedCampaign(setup.nodeCredential, setup.campaignKey, setup.formLogin, spec.kind),
 				SHIPPED_CAMPAIGN_PATH,
 			);
 			triggerPath = SHIPPED_CAMPAIGN_PATH;

@@ -49,10 +49,12 @@ type Connections = Record<
 export function shippedCampaign(
 	credential: { id: string; name: string },
 	key: { id: string; name: string },
+	formLogin: { id: string; name: string },
 	kind: Kind,
 ): WorkflowJson {
 	return campaignWorkflow(CAMPAIGN_FILE, credential, {}, undefined, {
 		key,
+		formLogin,
 		settings: { channel: kind === 'sms' ? 'sms' : 'whatsapp', callerMaySetListLink: true },
 	});
 }

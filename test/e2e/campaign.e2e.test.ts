@@ -14,7 +14,9 @@ import {
 	type CampaignTable,
 	campaignTableColumns,
 	campaignWorkflow,
+	createCampaignFormLogin,
 	createCampaignKey,
+	TEST_FORM_LOGIN,
 	findCampaignTable,
 	postJson,
 	sendsPerPhone,
@@ -41,7 +43,8 @@ describe.each(selectedVersions().filter((version) => !version.startsWith('1.')))
 		beforeAll(async () => {
 			lists = await startListServer();
 			const key = await createCampaignKey(n8n.rest);
-			const options = { key, settings: { callerMaySetListLink: true } };
+			const formLogin = await createCampaignFormLogin(n8n.rest);
+			const options = { key, formLogin, settings: { callerMaySetListLink: true } };
 			await n8n.rest.activateWorkflow(
 				campaignWorkflow(
 					BATCH_FILE,
@@ -150,6 +153,52 @@ describe.each(selectedVersions().filter((version) => !version.startsWith('1.')))
 			for (let wait = 0; wait < 100 && sent().length < 3; wait++)
 				await new Promise((resolve) => setTimeout(resolve, 300));
 			expect(sent()).toHaveLength(3);
+		});
+
+		it('the Campaign Form: without its Basic Auth login 401 and nothing starts; with it the campaign runs and everyone is sent once', async () => {
+			const list = people(30, '+2547950');
+			lists.put('form', list);
+			const formUrl = `${n8n.server.url}/form/${webhookPath(CAMPAIGN_FILE, 'Campaign Form')}`;
+			const login = (user: string, password: string) =>
+				`Basic ${Buffer.from(`${user}:${password}`).toString('base64')}`;
+			const owner = login(TEST_FORM_LOGIN.user, TEST_FORM_LOGIN.password);
+			// The form page opens for the owner once n8n registered it (bounded).
+			for (let attempt = 0; attempt < 60; attempt++) {
+				if ((await fetch(formUrl, { headers: { authorization: owner } })).status === 200) break;
+				await new Promise((resolve) => setTimeout(resolve, 500));
+			}
+			// Values in the order of the form's fields, as its page posts them.
+			const submit = (headers: Record<string, string>, checkOnly = 'No') => {
+				const form = new FormData();
+				for (const [index, value] of ['form', lists.url('form'), checkOnly].entries())
+					form.append(`field-${index}`, value);
+				return fetch(formUrl, { method: 'POST', body: form, headers });
+			};
+			expect((await fetch(formUrl)).status).toBe(401);
+			expect((await submit({})).status).toBe(401);
+			expect((await submit({ authorization: login(TEST_FORM_LOGIN.user, 'guessed') })).status).toBe(
+				401,
+			);
+			await new Promise((resolve) => setTimeout(resolve, 2000));
+			expect(sent()).toEqual([]);
+			expect((await (await findCampaignTable(n8n.rest))?.rows('form')) ?? []).toEqual([]);
+			// Answered by Answer Accepted, with the sentence the form page shows.
+			const accepted = await submit({ authorization: owner });
+			expect(accepted.status).toBe(202);
+			expect(
+				((await accepted.json()) as { formSubmittedText: string }).formSubmittedText,
+			).toContain('Campaign form accepted');
+			await settled('form');
+			expect([...sendsPerPhone(sent()).values()]).toEqual(list.map(() => 1));
+			// Check only: where the campaign stands, in the sentence the form page shows; nothing sent.
+			const check = await submit({ authorization: owner }, 'Yes');
+			expect(check.status).toBe(200);
+			expect(await check.json()).toMatchObject({
+				state: 'checked',
+				sent: 30,
+				formSubmittedText: expect.stringContaining('30 sent'),
+			});
+			expect(sent()).toHaveLength(30);
 		});
 
 		campaignSafetyCases(it, {

@@ -10,7 +10,7 @@ import { runInNewContext } from 'vm';
 
 import { SmsLeopard } from '../../nodes/SmsLeopard/SmsLeopard.node';
 import { EXAMPLES_DIR, EXAMPLE_CREDENTIAL_NAME } from '../e2e/workflows/examples';
-import { CAMPAIGN_KEY_CREDENTIAL } from '../queue/campaign/campaign-kit';
+import { CAMPAIGN_FORM_CREDENTIAL, CAMPAIGN_KEY_CREDENTIAL } from '../queue/campaign/campaign-kit';
 import { expectShareable } from './shareable-file';
 
 const NODE_TYPE = 'n8n-nodes-smsleopard.smsLeopard';
@@ -60,10 +60,18 @@ describe.each([CAMPAIGN, ...BATCHES])('examples/%s', (file) => {
 		expect(notes(workflow)).toContain('What to change');
 		expect(notes(workflow)).toContain(EXAMPLE_CREDENTIAL_NAME);
 		expect(notes(workflow)).toContain(CAMPAIGN_KEY_CREDENTIAL);
+		if (workflow.nodes.some((entry) => entry.type === 'n8n-nodes-base.formTrigger'))
+			expect(notes(workflow)).toContain(CAMPAIGN_FORM_CREDENTIAL);
 		for (const entry of workflow.nodes) {
 			if (entry.type !== NODE_TYPE) {
-				// The campaign's key only, by name: on its webhooks and on what posts to them.
-				if (entry.credentials !== undefined)
+				// By name only: the campaign's key on its webhooks and on what posts to them, the form's
+				// login on the Campaign Form (Basic Auth, so a stranger cannot start a campaign).
+				if (entry.type === 'n8n-nodes-base.formTrigger')
+					expect([entry.parameters.authentication, entry.credentials]).toEqual([
+						'basicAuth',
+						{ httpBasicAuth: { id: null, name: CAMPAIGN_FORM_CREDENTIAL } },
+					]);
+				else if (entry.credentials !== undefined)
 					expect(entry.credentials).toEqual({
 						httpHeaderAuth: { id: null, name: CAMPAIGN_KEY_CREDENTIAL },
 					});

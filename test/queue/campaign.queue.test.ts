@@ -23,6 +23,7 @@ import {
 	type CampaignTable,
 	SMS_BATCH_FILE,
 	campaignWorkflow,
+	createCampaignFormLogin,
 	createCampaignKey,
 	createCampaignTable,
 	executionBytes,
@@ -74,6 +75,7 @@ beforeAll(async () => {
 		...sandbox.credentialData,
 	});
 	const key = await createCampaignKey(rest);
+	const formLogin = await createCampaignFormLogin(rest);
 	// Made here so its size can be read before the first run (n8n 1.x: by hand, as its note says);
 	// the campaign's Create Record Table If Missing then finds it.
 	table = await createCampaignTable(rest);
@@ -81,6 +83,7 @@ beforeAll(async () => {
 	// The owner lets the test's caller post the list's link (callerMaySetListLink).
 	const owner = (settings: CampaignSettings = {}) => ({
 		key,
+		formLogin,
 		settings: { callerMaySetListLink: true, ...settings },
 	});
 	batchWorkflowId = await rest.activateWorkflow(
@@ -98,11 +101,13 @@ beforeAll(async () => {
 	campaignWorkflowId = await rest.activateWorkflow(
 		campaignWorkflow(CAMPAIGN_FILE, credential, {}, picked, owner()),
 	);
-	// The same campaign set to SMS by its one setting, on a webhook path of its own.
+	// The same campaign set to SMS by its one setting, on a webhook and a form path of its own.
 	const sms = campaignWorkflow(CAMPAIGN_FILE, credential, {}, picked, owner({ channel: 'sms' }));
 	sms.name = `${String(sms.name)} (SMS)`;
-	for (const entry of sms.nodes as Array<{ name: string; parameters: Record<string, unknown> }>)
+	for (const entry of sms.nodes as Array<{ name: string; parameters: Record<string, unknown> }>) {
 		if (entry.name === 'Campaign Webhook') entry.parameters.path = SMS_CAMPAIGN_PATH;
+		if (entry.name === 'Campaign Form') entry.parameters.path = `${SMS_CAMPAIGN_PATH}-form`;
+	}
 	await rest.activateWorkflow(sms);
 	console.log(`campaign suite: cluster up in ${((Date.now() - suiteStarted) / 1000).toFixed(1)} s`);
 }, 600_000);

@@ -72,7 +72,7 @@ export function campaignWorkflow(
 	credential: Credential,
 	requestOptions: Record<string, unknown> = {},
 	tableForN8n1?: { id: string; n8nVersion: string },
-	options: { key?: Credential; settings?: CampaignSettings } = {},
+	options: { key?: Credential; formLogin?: Credential; settings?: CampaignSettings } = {},
 ): WorkflowJson {
 	const workflow = readCampaignExample(file);
 	for (const entry of workflow.nodes) {
@@ -89,6 +89,8 @@ export function campaignWorkflow(
 		if (entry.credentials?.smsLeopardApi) entry.credentials = { smsLeopardApi: credential };
 		if (entry.credentials?.httpHeaderAuth && options.key)
 			entry.credentials = { httpHeaderAuth: options.key };
+		if (entry.credentials?.httpBasicAuth && options.formLogin)
+			entry.credentials = { httpBasicAuth: options.formLogin };
 		if (entry.name === 'Campaign Settings') {
 			const assignments = (
 				entry.parameters.assignments as { assignments: Array<{ name: string; value: unknown }> }
@@ -109,10 +111,11 @@ export function campaignWorkflow(
 	return workflow;
 }
 
-/** The webhook path of the example's Webhook node named `name`. */
+/** The path of the example's Webhook or Form Trigger (its path is an option) named `name`. */
 export function webhookPath(file: string, name: string): string {
 	const found = readCampaignExample(file).nodes.find((entry) => entry.name === name);
-	return String(found?.parameters.path);
+	const options = found?.parameters.options as { path?: string } | undefined;
+	return String(found?.parameters.path ?? options?.path);
 }
 
 export interface CampaignRow {
@@ -269,6 +272,14 @@ export async function createCampaignKey(rest: N8nRest): Promise<Credential> {
 		name: CAMPAIGN_KEY_HEADER,
 		value: TEST_CAMPAIGN_KEY,
 	});
+}
+
+/** The Basic Auth credential the Campaign Form asks for, and the login a test fills it in with. */
+export const CAMPAIGN_FORM_CREDENTIAL = 'SMSLeopard campaign form';
+export const TEST_FORM_LOGIN = { user: 'marketer', password: 'form-password-for-tests-0123456789' };
+
+export async function createCampaignFormLogin(rest: N8nRest): Promise<Credential> {
+	return await rest.createCredential(CAMPAIGN_FORM_CREDENTIAL, 'httpBasicAuth', TEST_FORM_LOGIN);
 }
 
 export interface PostAnswer {
