@@ -358,8 +358,8 @@ describe.each(selectedVersions())('n8n %s', (version) => {
 	});
 
 	it('nothing wrong goes out unnoticed: a dry run lists every item, stale fields and {placeholders} are refused', async () => {
-		// Three customers, two of them bad: a short number, and an emoji text over 70 characters at
-		// the default Max Parts (1).
+		// Three customers, two of them bad: a short number, and an emoji text over 70 characters with
+		// Max Parts per Message set to 1 (without the option, a 2-part text is sent).
 		const customers = code(
 			'Customers',
 			`[{ phone: '+254710900001', text: 'Hi Amina' }, { phone: '12', text: 'Hi Bo' }, { phone: '+254710900003', text: 'Big sale 🎉 ${'x'.repeat(70)}' }].map((json) => ({ json }))`,
@@ -373,6 +373,7 @@ describe.each(selectedVersions())('n8n %s', (version) => {
 			message: '{text}',
 			dryRun: true,
 			pricePerPart: 0.8,
+			smsOptions: { maxParts: 1 },
 		});
 		// Values to Send as the editor saved them for promo, while the node now sends order_update.
 		const promoFields = savedTemplateFields(TEMPLATES.mixedButtons, {
