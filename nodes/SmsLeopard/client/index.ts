@@ -81,7 +81,7 @@ export {
 export { type FailureEvidence, mayHaveBeenSent, stampSendState } from './http/send-state';
 
 export { type DeliveryOutcome, isFinalOutcome, outcomeOf } from './inbound/delivery-outcome';
-export type { WebhookEvent, WebhookEventKind } from './inbound/webhook-event';
+export type { WebhookEvent, WebhookEventKind } from './inbound/report-fields';
 export { parseWebhookBody, readWebhookEvents } from './inbound/webhook-events';
 export {
 	type SecretPresentation,

@@ -7,7 +7,7 @@
  */
 import { readId, readText, readTime } from '../http/answer-values';
 import { outcomeOf } from './delivery-outcome';
-import type { WebhookEvent } from './webhook-event';
+import type { WebhookEvent } from './report-fields';
 
 type Fields = Record<string, unknown>;
 

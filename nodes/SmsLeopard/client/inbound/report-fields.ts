@@ -196,3 +196,24 @@ export function readReportFields(fields: Fields): ReportFields | undefined {
 		number: number ?? null,
 	};
 }
+
+/*
+ * One event read from a post to the trigger: the six fields of a report (above, declared once) and
+ * its kind. Here, below both readers (webhook-events.ts, meta-webhook.ts), so neither imports the
+ * other for it; in a module the trigger loads anyway, so the package ships no file of types alone.
+ */
+export type WebhookEventKind =
+	'smsDeliveryReport' | 'whatsappMessage' | 'whatsappStatus' | 'unrecognised';
+
+/**
+ * messageId: the SMS or WhatsApp message the event is about, or the inbound message's; status: as
+ * the service gave it (DELIVRD, delivered); number: the recipient of a report or status, the sender
+ * of an inbound message; time: ISO, when the event carried a readable one.
+ */
+export interface WebhookEvent extends ReportFields {
+	event: WebhookEventKind;
+	/** WhatsApp events: the fields of meta-webhook.ts, the same set on every event of a kind. */
+	[field: string]: unknown;
+	/** What the reader could not make of the body. */
+	note?: string;
+}

@@ -9,7 +9,7 @@
  */
 import { isMetaBody, metaEvents } from './meta-webhook';
 import { readReportFields } from './report-fields';
-import type { WebhookEvent } from './webhook-event';
+import type { WebhookEvent } from './report-fields';
 
 type Fields = Record<string, unknown>;
 
