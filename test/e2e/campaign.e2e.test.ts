@@ -207,6 +207,7 @@ describe.each(selectedVersions().filter((version) => !version.startsWith('1.')))
 			putList: (name, rows, delayMs) => lists.put(name, rows, delayMs),
 			listUrl: (name) => lists.url(name),
 			sent,
+			startsRunAtOnce: true,
 			table: () => findCampaignTable(n8n.rest),
 		});
 	},

@@ -531,6 +531,8 @@ campaignSafetyCases(it, {
 	putList: (name, rows, delayMs) => lists.put(name, rows, delayMs),
 	listUrl: (name) => lists.url(name),
 	sent: () => sandbox.state.sentMessages.map((message) => message.destination),
+	// Each worker runs one job at a time: starts posted together wait their turn.
+	startsRunAtOnce: false,
 	table: async () => table,
 });
 
