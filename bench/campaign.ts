@@ -1,15 +1,14 @@
 /**
- * `npm run bench:campaign` (issue 45, not in CI): a campaign of BENCH_N recipients (default
+ * `npm run bench -- campaign` (or some of its cases by name; issue 45, not in CI): a campaign of BENCH_N recipients (default
  * 100,000) in queue mode (Postgres, Redis, a main and two workers at --concurrency=1, n8n 2.8.4)
  * against the reply server at 20 ms latency, limited to 500 requests per second (a sliding 1 s
  * window per host), beside the same recipients as one big execution on one worker and through n8n's
  * HTTP Request node, and a worker SIGKILLed mid-campaign then the campaign run again. Every case has
- * a fresh cluster. Prints one table, writes bench/results/campaign.json (a narrowed run:
- * campaign-subset.json).
+ * a fresh cluster. Prints one table; bench/run.ts writes each case's summary, and every run's
+ * timeline goes to bench/results/raw/campaign.json (a narrowed run: campaign-subset.json).
  *
  *   BENCH_N        recipients per case (default 100000; 5000 proves the harness in minutes)
  *   BENCH_REPEATS  runs per case (default 1: a long bench); figures show median (min–max) when > 1
- *   BENCH_ONLY     comma-separated cases (see CASES)
  *   BENCH_ITEMS_IN_PARALLEL  the node's Items in Parallel instead of the shipped batch's (20)
  *   BENCH_RPS_PER_WORKER     Max Requests per Second per worker instead of 0.98 x limit / workers;
  *                            0: none, the node finds the limit by meeting it
@@ -39,8 +38,8 @@ import { printCampaignTable } from './campaign/table';
 import { BATCH_SIZE, SMS_PER_REQUEST } from './campaign/workflows';
 import { repeatsFromEnv } from './measure';
 import { type ReplyServer, startReplyServer } from './reply-server';
-import { logSince, selectedByBenchOnly } from './run-options';
-import { writeJson } from './report';
+import { logSince } from './run-options';
+import { RAW_DIR, type Section, writeJson } from './report';
 import { CAMPAIGN_WORKER_ENV } from '../test/queue/cluster/campaign-workers';
 
 const CASES: CaseSpec[] = [
@@ -105,13 +104,13 @@ const CASES: CaseSpec[] = [
 	},
 ];
 
-const RESULTS = path.join(__dirname, 'results/campaign.json');
-const SUBSET_RESULTS = path.join(__dirname, 'results/campaign-subset.json');
+// Every run and timeline: raw data, out of git; bench/run.ts writes each case's summary.
+const RESULTS = path.join(RAW_DIR, 'campaign.json');
+const SUBSET_RESULTS = path.join(RAW_DIR, 'campaign-subset.json');
 const DEFAULT_N = 100_000;
 
 const started = Date.now();
 const log = logSince(started);
-const selected = (): CaseSpec[] => selectedByBenchOnly(CASES, (spec) => spec.name);
 
 function recipientCount(): number {
 	const raw = process.env.BENCH_N;
@@ -170,10 +169,14 @@ function currentCommit(): string {
 	}
 }
 
-async function main(): Promise<void> {
+/** The campaign's cases, by name, for bench/cases.ts. */
+export const CAMPAIGN_CASES = CASES.map(({ name, label }) => ({ name, label }));
+
+/** Runs the named cases (bench/run.ts: `npm run bench -- campaignTemplate killRerun`). */
+export async function run(names: string[]): Promise<Section> {
 	const count = recipientCount();
 	const repeats = repeatsFromEnv(1);
-	const cases = selected();
+	const cases = CASES.filter((spec) => names.includes(spec.name));
 	let sandbox: Sandbox | undefined;
 	let server: ReplyServer | undefined;
 	let recipients: RecipientsServer | undefined;
@@ -242,7 +245,7 @@ async function main(): Promise<void> {
 		...(keepBatches() ? { batchExecutions: 'kept (BENCH_KEEP_BATCHES=1)' } : {}),
 		repeats,
 	};
-	printCampaignTable(cases, runs, failures, conditions);
+	const section = printCampaignTable(cases, runs, failures, conditions);
 	const narrowed =
 		count !== DEFAULT_N ||
 		cases.length !== CASES.length ||
@@ -275,14 +278,10 @@ async function main(): Promise<void> {
 	) {
 		process.exitCode = 1;
 	}
+	return section;
 }
 
 // Ctrl-C or a kill: exiting runs the cluster's exit hook, which kills its n8n processes and
 // Postgres (they run detached, in their own process groups, and would outlive the bench).
 process.once('SIGINT', () => process.exit(130));
 process.once('SIGTERM', () => process.exit(143));
-
-main().catch((error: unknown) => {
-	console.error(error);
-	process.exitCode = 1;
-});

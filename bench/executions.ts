@@ -1,5 +1,5 @@
 /**
- * `npm run bench:executions`: many executions, one account, in regular mode. One `n8n start`
+ * `npm run bench -- executions`: many executions, one account, in regular mode. One `n8n start`
  * (2.8.4 by default) with the packed package runs 10 executions of 200 template sends each, posted
  * at once to a production webhook, against the sandbox limited to 100 requests/s under each limiter
  * model; the queue-mode counterpart is in `npm run test:queue`. Prints, per model, the time beside
@@ -117,7 +117,5 @@ async function main(): Promise<void> {
 	}
 }
 
-main().catch((error: unknown) => {
-	console.error(error);
-	process.exitCode = 1;
-});
+/** Run by `npm run bench -- <case>` (bench/run.ts). */
+export { main as run };

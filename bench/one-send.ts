@@ -1,5 +1,5 @@
 /**
- * `BENCH_ONLY=oneSend npm run bench`: the most common WhatsApp automation, a webhook per sign-up,
+ * `npm run bench -- oneSend`: the most common WhatsApp automation, a webhook per sign-up,
  * each execution sending one template. `n8n start` on the bench's user folder, two workflows
  * activated on production webhooks (this node; n8n's HTTP Request node posting the same body with
  * a Basic Auth credential, the authentication this node uses), both answering when their last node
@@ -10,7 +10,7 @@
  * listed before listings were kept (3 requests a send), and this node with Max Requests per Second
  * 10, which must still send at least 9 a second: kept listings no longer take the pacer's slots.
  *
- * `BENCH_ONLY=oneSendQueue`: the same against test/queue's cluster (benchOneSendQueue below).
+ * `npm run bench -- oneSendQueue`: the same against test/queue's cluster (benchOneSendQueue below).
  */
 import { readFileSync, readdirSync } from 'fs';
 

@@ -1,5 +1,5 @@
 /**
- * `npm run bench:pacing-family`: the pacer against limiters the sandbox does not run by default, on
+ * `npm run bench -- pacingFamily`: the pacer against limiters the sandbox does not run by default, on
  * the virtual clock (test/client/limiter-simulation.ts: the client's real pacer and retries). The
  * benchmarks and the queue suite use three settings (100/s; a token bucket's burst of 20); real
  * gateways differ: nginx's `limit_req` is a token bucket whose burst is often 5 or none (a burst of
@@ -120,7 +120,5 @@ async function main(): Promise<void> {
 	}
 }
 
-main().catch((error: unknown) => {
-	console.error(error);
-	process.exit(1);
-});
+/** Run by `npm run bench -- <case>` (bench/run.ts). */
+export { main as run };

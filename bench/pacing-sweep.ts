@@ -1,5 +1,5 @@
 /**
- * `npm run bench:pacing`: queue mode's "10 executions x 200 sends over two workers, 100 requests/s"
+ * `npm run bench -- pacing`: queue mode's "10 executions x 200 sends over two workers, 100 requests/s"
  * on the virtual clock (test/client/limiter-simulation.ts: the client's real pacer and retries
  * against the sandbox's limiter models), in seconds instead of a 90 s queue-suite run, so a pacer
  * change can be judged on many scenarios before it is tried on the real cluster.
@@ -170,7 +170,5 @@ async function main(): Promise<void> {
 	}
 }
 
-main().catch((error: unknown) => {
-	console.error(error);
-	process.exit(1);
-});
+/** Run by `npm run bench -- <case>` (bench/run.ts). */
+export { main as run };

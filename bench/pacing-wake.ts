@@ -1,5 +1,5 @@
 /**
- * `npm run bench:pacing-wake`: the pacer's real rate under Max Requests per Second 245 (a campaign
+ * `npm run bench -- pacingWake`: the pacer's real rate under Max Requests per Second 245 (a campaign
  * worker's share of 500) on Node's real timers, in a process that also answers other work the way a
  * queue-mode worker does (20 requests in flight to a loopback server answering in 20 ms, each answer
  * costing BENCH_WAKE_BURN_MS of CPU, default 0.1), with and without the wait in place for the last
@@ -118,4 +118,5 @@ async function main(): Promise<void> {
 	);
 }
 
-void main();
+/** Run by `npm run bench -- <case>` (bench/run.ts). */
+export { main as run };

@@ -1,5 +1,5 @@
 /**
- * `npm run bench:profile`: where a send's CPU goes. Runs 2,000 template sends by this node (50 in
+ * `npm run bench -- profile`: where a send's CPU goes. Runs 2,000 template sends by this node (50 in
  * parallel) and by n8n's HTTP Request node (key typed into a header parameter, all at once) in a
  * real n8n under V8's sampling profiler (cpu-profile-probe.js), against the reply server, and prints:
  * - the CPU spent inside each sender per send: samples whose stack holds a frame of the sender's
@@ -190,7 +190,7 @@ function report(
 }
 
 /**
- * `bench:profile <folder>`: the saved profiles of an earlier run, analysed again. Per-send figures
+ * `bench -- profile <folder>`: the saved profiles of an earlier run, analysed again. Per-send figures
  * divide by the run's count: set BENCH_PROFILE_CASE (and BENCH_SENDS or BENCH_SMS_COUNT) as for it.
  */
 function reanalyse(root: string): void {
@@ -242,8 +242,8 @@ function smsVariants(server: ReplyServer): Variant[] {
 	];
 }
 
-async function main(): Promise<void> {
-	if (process.argv[2]) return reanalyse(process.argv[2]);
+async function main(args: string[] = []): Promise<void> {
+	if (args[0]) return reanalyse(args[0]);
 	const n8nVersion = process.env.BENCH_N8N_VERSION ?? '2.8.4';
 	const runs = Math.max(1, Math.min(10, Number(process.env.BENCH_PROFILE_RUNS ?? 3) || 3));
 	resolveN8n(n8nVersion);
@@ -301,7 +301,5 @@ async function main(): Promise<void> {
 	}
 }
 
-main().catch((error: unknown) => {
-	console.error(error);
-	process.exitCode = 1;
-});
+/** Run by `npm run bench -- <case>` (bench/run.ts). */
+export { main as run };

@@ -70,3 +70,34 @@ export function writeJson(file: string, value: unknown): void {
 	mkdirSync(path.dirname(file), { recursive: true });
 	writeFileSync(file, JSON.stringify(value, null, '\t') + '\n');
 }
+
+/** Where a case's figures go: a small summary in git, its raw data (timelines, every run) beside it out of git. */
+export const RESULTS_DIR = path.join(__dirname, 'results');
+export const RAW_DIR = path.join(RESULTS_DIR, 'raw');
+
+export interface CaseSummary {
+	case: string;
+	/** The command that produced it, as typed. */
+	command: string;
+	generatedAt: string;
+	commit: string;
+	/** The figures are not the defaults' (a narrowing setting was set): written as <case>.subset.json. */
+	narrowed: boolean;
+	conditions: Record<string, unknown>;
+	title?: string;
+	notes?: string[];
+	columns?: string[];
+	rows?: Array<Array<string | number>>;
+	goals?: Goal[];
+	/** What a case that prints its own report printed. */
+	printed?: string[];
+}
+
+/** Writes the case's summary (bench/results/<case>.json) and, when given, its raw data (results/raw/). */
+export function writeCaseSummary(summary: CaseSummary, raw?: unknown): string {
+	const name = `${summary.case}${summary.narrowed ? '.subset' : ''}.json`;
+	const file = path.join(RESULTS_DIR, name);
+	writeJson(file, summary);
+	if (raw !== undefined) writeJson(path.join(RAW_DIR, name), raw);
+	return file;
+}

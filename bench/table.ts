@@ -1,13 +1,14 @@
 /**
  * `npm run bench:table`: writes the benchmark tables of docs/performance.md (between the bench-table
- * markers) from bench/results/latest.json, so the figures shown are the figures measured, with
+ * markers) from bench/results/raw/node.json (`npm run bench -- node`), so the figures shown are the figures measured, with
  * their date, n8n version and commit.
  */
 import { readFileSync, writeFileSync } from 'fs';
 import * as path from 'path';
 import { KNOWN_LIMIT_SHARE } from './workflows';
 
-const RESULTS = path.join(__dirname, 'results/latest.json');
+// The node cases' whole record, written by `npm run bench -- node` (raw data, out of git).
+const RESULTS = path.join(__dirname, 'results/raw/node.json');
 /** Where the figures go: the whole table for developers, the rate-limit figures for users. */
 const BLOCKS = [
 	{
@@ -150,7 +151,7 @@ export function renderTable(results: Results): string {
 export function renderLimitSummary(results: Results): string {
 	const limiters = results.benchmarks.limiters?.results;
 	if (!limiters?.cases)
-		return 'No full benchmark run yet: `npm run bench` then `npm run bench:table`.';
+		return 'No full benchmark run yet: `npm run bench -- node` then `npm run bench:table`.';
 	const lines = Object.values(limiters.cases).map((entry: any) => {
 		const ideal = entry.idealMs / 1000;
 		const f = (v: any) =>
@@ -160,7 +161,7 @@ export function renderLimitSummary(results: Results): string {
 		return `| ${entry.label} | ${fixed(ideal, 0)} s | ${f(entry.node)} | ${known} | ${f(entry.httpRequest)} |`;
 	});
 	return [
-		`In real n8n ${results.n8n} (\`npm run bench\`, ${results.generatedAt.slice(0, 10)}, commit ` +
+		`In real n8n ${results.n8n} (\`npm run bench -- limiters\`, ${results.generatedAt.slice(0, 10)}, commit ` +
 			`\`${results.commit ?? 'unknown'}\`), ${limiters.sends.toLocaleString('en')} sends to an account allowed ` +
 			`${limiters.rateLimitPerSecond} per second, median (min–max) of ${limiters.repeats} runs, ` +
 			'beside the HTTP Request node at its best for a known limit (batches of 100 a second, Retry On ' +

@@ -1,5 +1,5 @@
 /**
- * `npm run bench:upload-queue`: the 100 MB upload in queue mode's database binary mode (issue 26).
+ * `npm run bench -- uploadQueue`: the 100 MB upload in queue mode's database binary mode (issue 26).
  * n8n 2.8.4 in queue mode (Postgres, Redis, a main and one worker, N8N_DEFAULT_BINARY_DATA_MODE
  * database, as test/queue runs it): a production webhook reads a 100 MB PDF from disk with
  * Read/Write Files, then (b) uploads it with Media > Upload, or (c) n8n's HTTP Request node uploads it
@@ -184,7 +184,5 @@ async function main(): Promise<void> {
 	}
 }
 
-main().catch((error: unknown) => {
-	console.error(error);
-	process.exitCode = 1;
-});
+/** Run by `npm run bench -- <case>` (bench/run.ts). */
+export { main as run };

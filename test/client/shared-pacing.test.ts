@@ -48,7 +48,7 @@ describe.each(LIMITERS)('10 executions x 200 sends at once, %s', (_label, limite
 });
 
 // Queue mode's two workers: each n8n process has its own account pacer, so the two pace apart and
-// each finds its share by meeting the limit. Over npm run bench:pacing's seeded scenarios (starts
+// each finds its share by meeting the limit. Over npm run bench -- pacing's seeded scenarios (starts
 // spread over 2.5 s) the means are 1.09-1.13 x; the real queue suite (npm run test:queue) measured
 // 1.07-1.15 x in four runs on 2 cores (2026-11-26).
 describe.each(LIMITERS)('10 executions x 200 over two workers (5 + 5), %s', (_label, limiter) => {

@@ -3,7 +3,7 @@
  * stand-in for n8n's DatabaseManager, test/harness/binary-data.ts): the node reads such a file
  * once, hashes and uploads that one copy. Streaming it twice, as in filesystem mode, loaded a
  * 100 MB file twice and raised a queue-mode worker's memory by about 130 MB more
- * (`npm run bench:upload-queue`).
+ * (`npm run bench -- uploadQueue`).
  */
 import { TEMPLATES } from '../sandbox';
 import { binaryItem, databaseFileReads, useBinaryDataMode } from '../harness';
