@@ -25,14 +25,23 @@ import {
 	withMediaId,
 } from '../../client';
 import { templateAsSent } from '../../client/whatsapp/template-as-sent';
-import { headerMediaFields, noteIgnoredHeaderMedia, planHeaderMedia } from './header-media';
+import {
+	fileNameInValuesToSend,
+	headerMediaFields,
+	noteIgnoredHeaderMedia,
+	planHeaderMedia,
+} from './header-media';
 import { itemLabel } from '../../helpers/item-label';
 import { unpairedAnswer } from './unpaired-answer';
 import { duringAction } from '../../helpers/node-errors';
 import { readNumber } from '../../helpers/number-option';
 import { beforeTheSend } from '../../helpers/send-state';
 import { echo } from '../../client/http/echo';
-import { mediaIdFromMappedValues, variablesFromMappedValues } from './template-fields';
+import {
+	documentFileNameFromMappedValues,
+	mediaIdFromMappedValues,
+	variablesFromMappedValues,
+} from './template-fields';
 import {
 	checkedAgainstFreshListing,
 	sendDroppingListingOnRefusal,
@@ -418,7 +427,12 @@ function readVariables(
 	context: IExecuteFunctions,
 	itemIndex: number,
 	mode: string,
-): { variables?: TemplateVariables; componentList?: unknown; mappedMediaId?: string } {
+): {
+	variables?: TemplateVariables;
+	componentList?: unknown;
+	mappedMediaId?: string;
+	mappedFileName?: string;
+} {
 	if (mode === 'json')
 		return { componentList: context.getNodeParameter('componentList', itemIndex, '') };
 	if (mode === 'define') return { variables: readDefinedVariables(context, itemIndex) };
@@ -430,6 +444,7 @@ function readVariables(
 	return {
 		variables: variablesFromMappedValues(mapped),
 		mappedMediaId: mediaIdFromMappedValues(mapped),
+		mappedFileName: documentFileNameFromMappedValues(mapped),
 	};
 }
 
@@ -602,7 +617,11 @@ async function checkItem(
 	chosen: { phoneNumberId: string; templateId: string; destination: string; mode: string },
 ): Promise<Pick<CheckedItem, 'message' | 'template' | 'upload'>> {
 	const { phoneNumberId, templateId, destination, mode } = chosen;
-	const { variables, componentList, mappedMediaId } = readVariables(this, itemIndex, mode);
+	const { variables, componentList, mappedMediaId, mappedFileName } = readVariables(
+		this,
+		itemIndex,
+		mode,
+	);
 	const template = await templateFor(state, phoneNumberId, templateId);
 	if (template && mode === 'template') {
 		const mapped = this.getNodeParameter('templateFields', itemIndex, {}) as MappedFields;
@@ -627,7 +646,7 @@ async function checkItem(
 			variables,
 			componentList,
 			mediaId: media.mediaId,
-			fileName: media.fileName,
+			fileName: fileNameInValuesToSend(this, mode) ? mappedFileName : media.fileName,
 		},
 		{ template, mediaCategory: media.category, mediaToUpload: media.upload !== undefined },
 	);
