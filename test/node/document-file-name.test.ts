@@ -121,6 +121,39 @@ describe('version 1.3: the file name is a field of Values to Send for document h
 		expect(env.sends()[0].file_name).toBeUndefined();
 	});
 
+	it('a name with no header file: refused for the missing file, naming Header Media', async () => {
+		const { error } = await env.run(
+			templateSendParameters(TEMPLATES.documentHeader.id, {
+				templateFields: await mapped(TEMPLATES.documentHeader.id, {
+					body_1: 'INV-7',
+					document_file_name: 'Invoice.pdf',
+				}),
+			}),
+			jsonItems(customer),
+		);
+		expect(error?.message).toContain('"Header Media"');
+		expect(error?.message).toMatch(/document header: give a media ID/);
+		expect(error?.message).not.toContain('"File Name"');
+		expect(changingRequests(env)).toEqual([]);
+	});
+
+	it('a name on two lines: refused, naming the field of Values to Send', async () => {
+		const { error } = await env.run(
+			templateSendParameters(TEMPLATES.documentHeader.id, {
+				templateFields: await mapped(TEMPLATES.documentHeader.id, {
+					body_1: 'INV-7',
+					document_file_name: '={{ "Invoice\\nBcc.pdf" }}',
+				}),
+				headerMedia: 'mediaId',
+				mediaId: invoicePdf.media_id,
+			}),
+			jsonItems(customer),
+		);
+		expect(error?.message).toContain('"Values to Send > Document file name" must be a file name');
+		expect(error?.message).toContain('item 1');
+		expect(changingRequests(env)).toEqual([]);
+	});
+
 	it('a name mapped for the document template is not sent with an image template: refused, nothing sent', async () => {
 		const invoiceFields = await mapped(TEMPLATES.documentHeader.id, {
 			body_1: 'Amina',

@@ -448,6 +448,18 @@ function readVariables(
 	};
 }
 
+/** Problems with the file name named after the field the user typed it in (`documentFileName`). */
+function fileNameIssuesIn<T>(field: string, prepare: () => T): T {
+	try {
+		return prepare();
+	} catch (error) {
+		if (field === 'fileName' || !(error instanceof SmsLeopardValidationError)) throw error;
+		throw new SmsLeopardValidationError(
+			error.issues.map((issue) => (issue.field === 'fileName' ? { ...issue, field } : issue)),
+		);
+	}
+}
+
 /** One item, read and checked; its header file, if any, not uploaded yet. */
 export interface CheckedItem {
 	phoneNumberId: string;
@@ -638,17 +650,23 @@ async function checkItem(
 		planned.mediaId || planned.upload || !mappedMediaId || withoutMediaHeader
 			? planned
 			: { ...planned, mediaId: mappedMediaId };
-	const message = prepareTemplateMessage(
-		{
-			phoneNumberId,
-			templateId,
-			destination,
-			variables,
-			componentList,
-			mediaId: media.mediaId,
-			fileName: fileNameInValuesToSend(this, mode) ? mappedFileName : media.fileName,
-		},
-		{ template, mediaCategory: media.category, mediaToUpload: media.upload !== undefined },
+	// From 1.3 (From the Template) the name is typed in Values to Send: without a header file the
+	// item is refused for the missing file (Header Media), not for the name.
+	const inValues = fileNameInValuesToSend(this, mode);
+	const withFile = media.mediaId !== undefined || media.upload !== undefined;
+	const message = fileNameIssuesIn(inValues ? 'documentFileName' : 'fileName', () =>
+		prepareTemplateMessage(
+			{
+				phoneNumberId,
+				templateId,
+				destination,
+				variables,
+				componentList,
+				mediaId: media.mediaId,
+				fileName: inValues ? (withFile ? mappedFileName : undefined) : media.fileName,
+			},
+			{ template, mediaCategory: media.category, mediaToUpload: media.upload !== undefined },
+		),
 	);
 	// The header file is uploaded only when the item is sent, after every item passed its checks.
 	return { message, template, upload: media.upload };
