@@ -449,15 +449,11 @@ function readVariables(
 }
 
 /** Problems with the file name named after the field the user typed it in (`documentFileName`). */
-function fileNameIssuesIn<T>(field: string, prepare: () => T): T {
-	try {
-		return prepare();
-	} catch (error) {
-		if (field === 'fileName' || !(error instanceof SmsLeopardValidationError)) throw error;
-		throw new SmsLeopardValidationError(
-			error.issues.map((issue) => (issue.field === 'fileName' ? { ...issue, field } : issue)),
-		);
-	}
+function namedAs(field: string, error: unknown): unknown {
+	if (field === 'fileName' || !(error instanceof SmsLeopardValidationError)) return error;
+	return new SmsLeopardValidationError(
+		error.issues.map((issue) => (issue.field === 'fileName' ? { ...issue, field } : issue)),
+	);
 }
 
 /** One item, read and checked; its header file, if any, not uploaded yet. */
@@ -654,20 +650,24 @@ async function checkItem(
 	// item is refused for the missing file (Header Media), not for the name.
 	const inValues = fileNameInValuesToSend(this, mode);
 	const withFile = media.mediaId !== undefined || media.upload !== undefined;
-	const message = fileNameIssuesIn(inValues ? 'documentFileName' : 'fileName', () =>
-		prepareTemplateMessage(
-			{
-				phoneNumberId,
-				templateId,
-				destination,
-				variables,
-				componentList,
-				mediaId: media.mediaId,
-				fileName: inValues ? (withFile ? mappedFileName : undefined) : media.fileName,
-			},
-			{ template, mediaCategory: media.category, mediaToUpload: media.upload !== undefined },
-		),
-	);
+	const message = await Promise.resolve()
+		.then(() =>
+			prepareTemplateMessage(
+				{
+					phoneNumberId,
+					templateId,
+					destination,
+					variables,
+					componentList,
+					mediaId: media.mediaId,
+					fileName: inValues ? (withFile ? mappedFileName : undefined) : media.fileName,
+				},
+				{ template, mediaCategory: media.category, mediaToUpload: media.upload !== undefined },
+			),
+		)
+		.catch((error: unknown) => {
+			throw namedAs(inValues ? 'documentFileName' : 'fileName', error);
+		});
 	// The header file is uploaded only when the item is sent, after every item passed its checks.
 	return { message, template, upload: media.upload };
 }
