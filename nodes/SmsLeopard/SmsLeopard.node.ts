@@ -20,7 +20,8 @@ export class SmsLeopard implements INodeType {
 		icon: { light: 'file:smsleopard.svg', dark: 'file:smsleopard.dark.svg' },
 		group: ['output'],
 		// 1.1: Define Below counts button positions from 1. 1.2: Include Input Fields on by default.
-		version: [1, 1.1, 1.2],
+		// 1.3: a document's file name is a field of Values to Send, offered for document headers only.
+		version: [1, 1.1, 1.2, 1.3],
 		subtitle,
 		description:
 			'Send SMS and WhatsApp templates, upload header media, manage contacts and groups, and read delivery reports and the balance with SMSLeopard',

@@ -12,9 +12,11 @@ import {
 	SAVED_MEDIA,
 	SAVED_SHAPES,
 	SENT_BODY,
+	SENT_FILE_NAME,
 	SHAPE_NAMES,
 	type SavedShape,
 	savedNode,
+	savedVersion,
 } from '../fixtures/template-fields/saved-nodes';
 
 const CREDENTIAL = { id: 'e2eSavedFields0001', name: 'SMSLeopard sandbox' };
@@ -38,8 +40,11 @@ const customer = code(
 );
 
 function savedWorkflow(saved: SavedShape) {
-	const send = (name: string, parameters: Record<string, unknown>): WorkflowNode =>
-		smsLeopard(name, CREDENTIAL, parameters, { onError: 'continueRegularOutput' });
+	// The version that saved the shape: up to 1.2 the document's name is Document File Name below.
+	const send = (name: string, parameters: Record<string, unknown>): WorkflowNode => ({
+		...smsLeopard(name, CREDENTIAL, parameters, { onError: 'continueRegularOutput' }),
+		typeVersion: savedVersion(saved),
+	});
 	const sends = SHAPE_NAMES.map((name) => send(`Send ${name}`, savedNode(saved, name)));
 	const promoWith = (field: string) => ({
 		...savedNode(saved, 'promo'),
@@ -85,6 +90,9 @@ describe.each(selectedVersions())('n8n %s', (version) => {
 			}
 			// One message per template node; nothing from the refused ones.
 			expect(n8n.sandbox.state.sentMessages).toHaveLength(SHAPE_NAMES.length);
+			// The document's file name as the marketer typed it, whichever version saved it.
+			const fileNames = n8n.sandbox.state.sentMessages.map((message) => message.fileName);
+			expect(fileNames.filter(Boolean)).toEqual([SENT_FILE_NAME.invoice]);
 		},
 		240_000,
 	);

@@ -94,7 +94,8 @@ export async function closeNode(page: Page): Promise<void> {
 }
 
 /** A template's value field as the node reads it (`body_1`); its id may carry the template's tag. */
-const MAPPED_FIELD = /^(header|body)_\d+$|^button_\d+_(url|payload)$|^auth_code$/;
+const MAPPED_FIELD =
+	/^(header|body)_\d+$|^button_\d+_(url|payload)$|^auth_code$|^document_file_name$/;
 
 /** A field id without its template tag (`body_1_t1a2b3c4d` is `body_1`). */
 export const untagged = (id: string): string => id.replace(/_t[0-9a-f]{8}$/, '');

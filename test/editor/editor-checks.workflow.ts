@@ -54,6 +54,25 @@ export function editorChecksWorkflow() {
 			mediaId: '9700000000000001',
 		},
 	);
+	// Node version 1.3: a document's file name is a field of Values to Send, for document headers
+	// only; Header Media set for both, as a marketer does.
+	const headerMedia = { headerMedia: 'mediaId', mediaId: '9700000000000001' };
+	const promoNow = {
+		...sendTemplate(
+			'Promo 1.3',
+			TEMPLATES.mixedButtons.id,
+			'promo (en_US, MARKETING)',
+			headerMedia,
+		),
+		typeVersion: 1.3,
+	};
+	const invoiceNow = {
+		...sendTemplate('Invoice 1.3', TEMPLATES.documentHeader.id, 'invoice (en_US, UTILITY)', {
+			...headerMedia,
+			templateFields: savedTemplateFields(TEMPLATES.documentHeader, { body_1: 'INV-7' }, 1.3),
+		}),
+		typeVersion: 1.3,
+	};
 	// Node version 1.1: Define Below counts button positions from 1 (the second quick reply is 2).
 	const defineBelow = {
 		...sendTemplate('Define Below', TEMPLATES.quickReplies.id, 'feedback (en_US, MARKETING)', {
@@ -154,6 +173,8 @@ export function editorChecksWorkflow() {
 			[trigger(), customer, callUs],
 			[customer, bookFlow],
 			[customer, promo],
+			[customer, promoNow],
+			[customer, invoiceNow],
 			[customer, orderUpdate],
 			[customer, defineBelow],
 			[customer, usingJson],

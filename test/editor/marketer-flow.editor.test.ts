@@ -8,6 +8,7 @@ import type { Browser, Locator, Page } from 'playwright-core';
 import { freePort } from '../e2e/harness';
 import { type Editor, startEditor } from '../../scripts/editor';
 import { SENDERS } from '../sandbox';
+import { DOCUMENT_FILE_NAME_LABEL } from '../../nodes/SmsLeopard/actions/message/template-fields';
 import { TRIGGER_SECRET, TRIGGER_WEBHOOK_ID, editorChecksWorkflow } from './editor-checks.workflow';
 import {
 	RUN_TIMEOUT_MS,
@@ -259,6 +260,27 @@ test('an image-header template with every kind of button: real inputs only, no g
 		'remove-field-button-button_0_payload',
 	]);
 	await screenshot(page, `${ARTIFACTS}/14-image-header-buttons.png`);
+	await closeNode(page);
+});
+
+test('version 1.3, an image-header template with Header Media set: no document file name anywhere', async () => {
+	const ndv = await openCheck('Promo 1.3');
+	await parameter(ndv, 'mediaId').waitFor({ state: 'visible' });
+	await parameter(ndv, 'body_1').waitFor({ state: 'visible' });
+	expect(await fieldInputs(ndv)).toEqual(['body_1', 'body_2', 'button_0_payload', 'button_1_url']);
+	expect(await ndv.locator('[data-test-id="parameter-input-fileName"]').count()).toBe(0);
+	expect(await ndv.getByText(/file name/i).count()).toBe(0);
+	await screenshot(page, `${ARTIFACTS}/14b-image-header-no-file-name.png`);
+	await closeNode(page);
+});
+
+test('version 1.3, a document-header template: its file name is a field of Values to Send', async () => {
+	const ndv = await openCheck('Invoice 1.3');
+	await ndv.getByText(DOCUMENT_FILE_NAME_LABEL).waitFor({ state: 'visible' });
+	expect(await fieldInputs(ndv)).toEqual(['document_file_name', 'body_1']);
+	expect(await ndv.locator('[data-test-id="parameter-input-fileName"]').count()).toBe(0);
+	expect(await ndv.getByText('Document File Name', { exact: true }).count()).toBe(0);
+	await screenshot(page, `${ARTIFACTS}/14c-document-file-name-field.png`);
 	await closeNode(page);
 });
 

@@ -194,7 +194,13 @@ describe('Send Template dry run', () => {
 
 	it('checks every item against its template and uploads and sends nothing', async () => {
 		const { items, error, run } = await env.run(
-			invoiceSend({ pricePerMessage: 0.05, fileName: 'Duka Bora invoice.pdf' }),
+			invoiceSend({
+				pricePerMessage: 0.05,
+				templateFields: {
+					mappingMode: 'defineBelow',
+					value: { body_1: '={{ $json.invoice }}', document_file_name: 'Duka Bora invoice.pdf' },
+				},
+			}),
 			await invoices(),
 		);
 		expect(error).toBeUndefined();

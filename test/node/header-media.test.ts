@@ -53,8 +53,10 @@ describe.each(STORED_AND_INLINE)('header media from a binary field (%s: %s)', (m
 		);
 		const { items: output, error } = await env.run(
 			sendWithBinary(TEMPLATES.documentHeader.id, {
-				templateFields: { mappingMode: 'defineBelow', value: { body_1: '={{ $json.invoice }}' } },
-				fileName: 'Your invoice.pdf',
+				templateFields: {
+					mappingMode: 'defineBelow',
+					value: { body_1: '={{ $json.invoice }}', document_file_name: 'Your invoice.pdf' },
+				},
 			}),
 			items,
 		);

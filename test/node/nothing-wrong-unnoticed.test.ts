@@ -238,10 +238,12 @@ describe('what went out, in the output of Send Template', () => {
 		const pdf = Buffer.from('%PDF-1.4\n' + 'offers '.repeat(50));
 		const invoice = await env.run(
 			templateSend(TEMPLATES.documentHeader.id, {
-				templateFields: { mappingMode: 'defineBelow', value: { body_1: 'INV-9' } },
+				templateFields: {
+					mappingMode: 'defineBelow',
+					value: { body_1: 'INV-9', document_file_name: 'Duka Bora offers.pdf' },
+				},
 				headerMedia: 'binary',
 				binaryPropertyName: 'offers',
-				fileName: 'Duka Bora offers.pdf',
 			}),
 			[
 				await binaryItem(

@@ -12,8 +12,10 @@ import {
 	SAVED_MEDIA,
 	SAVED_SHAPES,
 	SENT_BODY,
+	SENT_FILE_NAME,
 	SHAPE_NAMES,
 	savedNode,
+	savedVersion,
 } from '../fixtures/template-fields/saved-nodes';
 import { binaryItem } from '../harness';
 import { changingRequests, jsonItems, useNodeEnv } from './support';
@@ -40,16 +42,21 @@ it("today's field shape is the newest fixture (a change of labels or field lists
 describe.each(SAVED_SHAPES.map((saved) => [saved.file, saved] as const))(
 	'saved by the version of %s',
 	(_file, saved) => {
-		it.each(SHAPE_NAMES)('%s sends as it did', async (name) => {
-			const { items, error } = await env.run(savedNode(saved, name), jsonItems(customer));
+		const typeVersion = savedVersion(saved);
+
+		it.each(SHAPE_NAMES)('%s sends as it did, its document file name included', async (name) => {
+			const { items, error } = await env.run(savedNode(saved, name), jsonItems(customer), {
+				typeVersion,
+			});
 			expect(error?.message).toBeUndefined();
 			expect(items[0].json).toMatchObject({ outcome: 'sent', bodyText: SENT_BODY[name] });
 			expect(env.sends()).toHaveLength(1);
+			expect(env.sends()[0].file_name).toBe(SENT_FILE_NAME[name]);
 		});
 
 		it('a value for a phone number button is refused for that reason', async () => {
 			const node = savedNode(saved, 'call_us', { button_0_url: 'A-1001' });
-			const { error } = await env.run(node, jsonItems(customer));
+			const { error } = await env.run(node, jsonItems(customer), { typeVersion });
 			expect(error?.message).toMatch(/phone number button/i);
 			expect(error?.message).not.toContain('were mapped for');
 			expect(changingRequests(env)).toEqual([]);
@@ -57,7 +64,7 @@ describe.each(SAVED_SHAPES.map((saved) => [saved.file, saved] as const))(
 
 		it('a CRLF in a header value is refused for that reason', async () => {
 			const node = savedNode(saved, 'welcome', { header_1: '={{ "Amina\\r\\nBcc: x" }}' });
-			const { error } = await env.run(node, jsonItems(customer));
+			const { error } = await env.run(node, jsonItems(customer), { typeVersion });
 			expect(error?.message).toMatch(/line break|new line|\\r|CR/i);
 			expect(error?.message).not.toContain('were mapped for');
 			expect(changingRequests(env)).toEqual([]);
@@ -73,7 +80,7 @@ describe.each(SAVED_SHAPES.map((saved) => [saved.file, saved] as const))(
 				binaryPropertyName: 'banner',
 			};
 			const item = await binaryItem(customer, 'banner', Buffer.alloc(size, 1), fileName, mimeType);
-			const { error } = await env.run(node, [item]);
+			const { error } = await env.run(node, [item], { typeVersion });
 			expect(error?.message).toMatch(reason);
 			expect(error?.message).not.toContain('were mapped for');
 			expect(changingRequests(env)).toEqual([]);

@@ -114,9 +114,11 @@ export interface NodeEnv {
 		filter?: string,
 	): ReturnType<typeof callListSearch>;
 	loadOptions(methodName: string, parameters: INodeParameters): ReturnType<typeof callLoadOptions>;
+	/** `typeVersion`: the node's version (default the newest), whose editor asks for the fields. */
 	resourceMapping(
 		methodName: string,
 		parameters: INodeParameters,
+		typeVersion?: number,
 	): ReturnType<typeof callResourceMapping>;
 	sends(): Array<Record<string, unknown>>;
 	stop(): Promise<void>;
@@ -159,8 +161,8 @@ export async function startNodeEnv(
 			await callListSearch({ ...common, methodName, parameters, filter }),
 		loadOptions: async (methodName, parameters) =>
 			await callLoadOptions({ ...common, methodName, parameters }),
-		resourceMapping: async (methodName, parameters) =>
-			await callResourceMapping({ ...common, methodName, parameters }),
+		resourceMapping: async (methodName, parameters, typeVersion) =>
+			await callResourceMapping({ ...common, methodName, parameters, typeVersion }),
 		sends: () =>
 			sandbox.requests
 				.filter((request) => request.path.endsWith('/send'))

@@ -14,6 +14,7 @@ const LABELS: Array<[RegExp, (match: RegExpExecArray) => string]> = [
 	[/^header$/, () => 'Header Variables'],
 	[/^button (\S+)(?: "(.*)")?$/, (m) => buttonLabel(m[1], m[2])],
 	[/^fileName$/, () => 'File Name'],
+	[/^documentFileName$/, () => 'Values to Send > Document file name'],
 	[/^componentList(.*)$/, (m) => `Components (JSON)${m[1] ? ` ${m[1]}` : ''}`],
 	[
 		/^variables\.header\[(\d+)\](?:\.(\w+))?$/,

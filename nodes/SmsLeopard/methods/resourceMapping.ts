@@ -6,7 +6,7 @@ import {
 	type TemplateDescription,
 	headerMediaCategory,
 } from '../client';
-import { templateFields } from '../actions/message/template-fields';
+import { fieldsOfVersion, templateFields } from '../actions/message/template-fields';
 import { type MappedFields, savedIdsFitting } from '../actions/message/fields-of-template';
 import { parseFieldId } from '../actions/message/field-ids';
 import { templateSkeleton } from '../actions/message/template-skeleton';
@@ -72,7 +72,8 @@ function fieldsKeepingSavedIds(context: ILoadOptionsFunctions, template: Templat
 	const saved = context.getCurrentNodeParameters()?.templateFields as MappedFields | null;
 	const kept =
 		typeof saved === 'object' && saved !== null ? savedIdsFitting(saved, template) : new Map();
-	return templateFields(template).map((field) => {
+	// Before 1.3 the document's file name is Document File Name below, never a second field here.
+	return fieldsOfVersion(templateFields(template), context.getNode().typeVersion).map((field) => {
 		const base = parseFieldId(field.id)?.base ?? field.id;
 		return { ...field, id: kept.get(base) ?? field.id };
 	});

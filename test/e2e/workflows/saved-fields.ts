@@ -8,10 +8,19 @@ import {
 	describeTemplate,
 	type Template,
 } from '../../../nodes/SmsLeopard/client/whatsapp/templates';
-import { templateFields } from '../../../nodes/SmsLeopard/actions/message/template-fields';
+import {
+	fieldsOfVersion,
+	templateFields,
+} from '../../../nodes/SmsLeopard/actions/message/template-fields';
 
-export function savedTemplateFields(template: unknown, values: Record<string, string>) {
-	const schema = templateFields(describeTemplate(template as Template)).map((field) => ({
+/** `typeVersion`: the node's version, whose editor offers its own fields (1 unless said). */
+export function savedTemplateFields(
+	template: unknown,
+	values: Record<string, string>,
+	typeVersion = 1,
+) {
+	const fields = templateFields(describeTemplate(template as Template));
+	const schema = fieldsOfVersion(fields, typeVersion).map((field) => ({
 		...field,
 		removed: false,
 	}));

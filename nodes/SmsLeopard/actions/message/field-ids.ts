@@ -11,9 +11,12 @@ import type { TemplateDescription } from '../../client';
 
 const TAG = '(?:_t([0-9a-f]{8}))?';
 
-/** `header_1`, `body_2`, `button_0_url`, `button_1_payload`, `auth_code`, each maybe tagged. */
+/**
+ * `header_1`, `body_2`, `button_0_url`, `button_1_payload`, `auth_code`, `document_file_name`,
+ * each maybe tagged.
+ */
 const FIELD_ID = new RegExp(
-	`^(?:(header|body)_(\\d+)|button_(\\d+)_(url|payload)|(auth_code))${TAG}$`,
+	`^(?:(header|body)_(\\d+)|button_(\\d+)_(url|payload)|(auth_code)|(document_file_name))${TAG}$`,
 );
 
 /** What a field id says its value fills. */
@@ -21,7 +24,9 @@ export type FieldPlace =
 	| { part: 'header'; placeholder: number }
 	| { part: 'body'; placeholder: number }
 	| { part: 'button'; index: number; kind: 'url' | 'payload' }
-	| { part: 'auth' };
+	| { part: 'auth' }
+	/** A document header's file name as the recipient sees it (node version 1.3 on). */
+	| { part: 'documentFileName' };
 
 export interface ParsedFieldId {
 	/** The id without its tag: `body_2`. */
@@ -34,7 +39,7 @@ export interface ParsedFieldId {
 export function parseFieldId(id: string): ParsedFieldId | undefined {
 	const match = FIELD_ID.exec(id);
 	if (!match) return undefined;
-	const tag = match[6];
+	const tag = match[7];
 	const base = tag ? id.slice(0, -(tag.length + 2)) : id;
 	if (match[1]) {
 		const part = match[1] === 'header' ? 'header' : 'body';
@@ -47,6 +52,7 @@ export function parseFieldId(id: string): ParsedFieldId | undefined {
 			place: { part: 'button', index: +match[3], kind: match[4] as 'url' | 'payload' },
 		};
 	}
+	if (match[6]) return { base, tag, place: { part: 'documentFileName' } };
 	return { base, tag, place: { part: 'auth' } };
 }
 
@@ -54,6 +60,7 @@ export function parseFieldId(id: string): ParsedFieldId | undefined {
 function textsFilled(template: TemplateDescription, place: FieldPlace): unknown[] {
 	if (place.part === 'header') return ['header', template.header?.format, template.header?.text];
 	if (place.part === 'body' || place.part === 'auth') return [place.part, template.body];
+	if (place.part === 'documentFileName') return [place.part, template.header?.format];
 	const button = template.buttons.find((each) => each.index === place.index);
 	return ['button', place.index, button?.kind, button?.text, button?.url ?? ''];
 }

@@ -57,7 +57,10 @@ export function fieldsBelongTo(mapped: MappedFields, template: TemplateDescripti
 	// Fields of an earlier version: their ids have no tag, their labels say what they fill.
 	const untagged = saved.filter((field) => !parseFieldId(field.id)?.tag);
 	if (!untagged.some((field) => parseFieldId(field.id))) return true;
-	const expected = templateFields(template, 'untagged').map((field) => field.id);
+	// The document's file name came with tagged ids (1.3): an earlier version never had it.
+	const expected = templateFields(template, 'untagged')
+		.map((field) => field.id)
+		.filter((id) => parseFieldId(id)?.place.part !== 'documentFileName');
 	return savedFieldsMean(untagged, template, expected);
 }
 

@@ -5,7 +5,8 @@
  * across the items of one execution: the same file for the same sender is uploaded once.
  */
 import { noteOncePerRun } from '../../helpers/run-notes';
-import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import type { IDisplayOptions, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import { nodeVersion } from '../../helpers/node-version';
 import { inputBinaryField } from '../common.fields';
 import {
 	type MediaCategory,
@@ -18,6 +19,26 @@ import { echo } from '../../client/http/echo';
 import { readBinaryMedia } from '../../helpers/binary-media';
 import type { ExecutionState } from '../../helpers/execution-state';
 import { uploadShared } from '../../helpers/media-upload';
+
+function documentFileNameField(show: NonNullable<IDisplayOptions['show']>): INodeProperties {
+	return {
+		displayName: 'Document File Name',
+		name: 'fileName',
+		type: 'string',
+		default: '',
+		description:
+			'Name the recipient sees for a document header. Leave empty to use the name given at upload. Document headers only.',
+		displayOptions: { show: { headerMedia: ['mediaId', 'binary'], ...show } },
+	};
+}
+
+/**
+ * Whether the document's file name is read from Values to Send (version 1.3 on, From the Template)
+ * rather than from Document File Name, which is then not shown.
+ */
+export function fileNameInValuesToSend(context: IExecuteFunctions, mode: string): boolean {
+	return mode === 'template' && nodeVersion(context) >= 1.3;
+}
 
 /** Send Template's header file fields (the operation file shows them for Send Template only). */
 export const headerMediaFields: INodeProperties[] = [
@@ -53,15 +74,13 @@ export const headerMediaFields: INodeProperties[] = [
 		displayOptions: { show: { headerMedia: ['mediaId'] } },
 	},
 	{ ...inputBinaryField, displayOptions: { show: { headerMedia: ['binary'] } } },
-	{
-		displayName: 'Document File Name',
-		name: 'fileName',
-		type: 'string',
-		default: '',
-		description:
-			'Name the recipient sees for a document header. Leave empty to use the name given at upload. Document headers only.',
-		displayOptions: { show: { headerMedia: ['mediaId', 'binary'] } },
-	},
+	// Up to 1.2 shown for any header; from 1.3 it is a field of Values to Send, offered for document
+	// headers only, and stays here for Define Below and Using JSON, which do not read the template.
+	documentFileNameField({ '@version': [{ _cnd: { lt: 1.3 } }] }),
+	documentFileNameField({
+		'@version': [{ _cnd: { gte: 1.3 } }],
+		variablesMode: ['define', 'json'],
+	}),
 ];
 
 /**

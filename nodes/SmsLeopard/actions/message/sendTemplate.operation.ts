@@ -25,14 +25,23 @@ import {
 	withMediaId,
 } from '../../client';
 import { templateAsSent } from '../../client/whatsapp/template-as-sent';
-import { headerMediaFields, noteIgnoredHeaderMedia, planHeaderMedia } from './header-media';
+import {
+	fileNameInValuesToSend,
+	headerMediaFields,
+	noteIgnoredHeaderMedia,
+	planHeaderMedia,
+} from './header-media';
 import { itemLabel } from '../../helpers/item-label';
 import { unpairedAnswer } from './unpaired-answer';
 import { duringAction } from '../../helpers/node-errors';
 import { readNumber } from '../../helpers/number-option';
 import { beforeTheSend } from '../../helpers/send-state';
 import { echo } from '../../client/http/echo';
-import { mediaIdFromMappedValues, variablesFromMappedValues } from './template-fields';
+import {
+	documentFileNameFromMappedValues,
+	mediaIdFromMappedValues,
+	variablesFromMappedValues,
+} from './template-fields';
 import {
 	checkedAgainstFreshListing,
 	sendDroppingListingOnRefusal,
@@ -418,7 +427,12 @@ function readVariables(
 	context: IExecuteFunctions,
 	itemIndex: number,
 	mode: string,
-): { variables?: TemplateVariables; componentList?: unknown; mappedMediaId?: string } {
+): {
+	variables?: TemplateVariables;
+	componentList?: unknown;
+	mappedMediaId?: string;
+	mappedFileName?: string;
+} {
 	if (mode === 'json')
 		return { componentList: context.getNodeParameter('componentList', itemIndex, '') };
 	if (mode === 'define') return { variables: readDefinedVariables(context, itemIndex) };
@@ -430,7 +444,16 @@ function readVariables(
 	return {
 		variables: variablesFromMappedValues(mapped),
 		mappedMediaId: mediaIdFromMappedValues(mapped),
+		mappedFileName: documentFileNameFromMappedValues(mapped),
 	};
+}
+
+/** Problems with the file name named after the field the user typed it in (`documentFileName`). */
+function namedAs(field: string, error: unknown): unknown {
+	if (field === 'fileName' || !(error instanceof SmsLeopardValidationError)) return error;
+	return new SmsLeopardValidationError(
+		error.issues.map((issue) => (issue.field === 'fileName' ? { ...issue, field } : issue)),
+	);
 }
 
 /** One item, read and checked; its header file, if any, not uploaded yet. */
@@ -602,7 +625,11 @@ async function checkItem(
 	chosen: { phoneNumberId: string; templateId: string; destination: string; mode: string },
 ): Promise<Pick<CheckedItem, 'message' | 'template' | 'upload'>> {
 	const { phoneNumberId, templateId, destination, mode } = chosen;
-	const { variables, componentList, mappedMediaId } = readVariables(this, itemIndex, mode);
+	const { variables, componentList, mappedMediaId, mappedFileName } = readVariables(
+		this,
+		itemIndex,
+		mode,
+	);
 	const template = await templateFor(state, phoneNumberId, templateId);
 	if (template && mode === 'template') {
 		const mapped = this.getNodeParameter('templateFields', itemIndex, {}) as MappedFields;
@@ -619,18 +646,28 @@ async function checkItem(
 		planned.mediaId || planned.upload || !mappedMediaId || withoutMediaHeader
 			? planned
 			: { ...planned, mediaId: mappedMediaId };
-	const message = prepareTemplateMessage(
-		{
-			phoneNumberId,
-			templateId,
-			destination,
-			variables,
-			componentList,
-			mediaId: media.mediaId,
-			fileName: media.fileName,
-		},
-		{ template, mediaCategory: media.category, mediaToUpload: media.upload !== undefined },
-	);
+	// From 1.3 (From the Template) the name is typed in Values to Send: without a header file the
+	// item is refused for the missing file (Header Media), not for the name.
+	const inValues = fileNameInValuesToSend(this, mode);
+	const withFile = media.mediaId !== undefined || media.upload !== undefined;
+	const message = await Promise.resolve()
+		.then(() =>
+			prepareTemplateMessage(
+				{
+					phoneNumberId,
+					templateId,
+					destination,
+					variables,
+					componentList,
+					mediaId: media.mediaId,
+					fileName: inValues ? (withFile ? mappedFileName : undefined) : media.fileName,
+				},
+				{ template, mediaCategory: media.category, mediaToUpload: media.upload !== undefined },
+			),
+		)
+		.catch((error: unknown) => {
+			throw namedAs(inValues ? 'documentFileName' : 'fileName', error);
+		});
 	// The header file is uploaded only when the item is sent, after every item passed its checks.
 	return { message, template, upload: media.upload };
 }

@@ -64,6 +64,9 @@ function plainField(id: string, displayName: string, required: boolean): Resourc
  */
 export const HEADER_MEDIA_FIELD = 'header_media';
 
+/** What the marketer reads for a document header's file name in Values to Send (version 1.3 on). */
+export const DOCUMENT_FILE_NAME_LABEL = 'Document file name the recipient sees (optional)';
+
 /**
  * The fields a template needs, labelled in the user's words with the template's own text:
  * `Body {{2}}: "Hi {{1}}, your order {{2}}…"`, `Button "Track": end of its link, after …/track/`.
@@ -78,6 +81,10 @@ export function templateFields(
 		plainField(ids === 'tagged' ? taggedId(template, id) : id, displayName, required);
 	const fields: ResourceMapperField[] = [];
 	const auth = isAuthentication(template);
+	// Only a document header has a name the recipient sees; empty sends the name given at upload.
+	if (template.header?.format === 'DOCUMENT') {
+		fields.push(field('document_file_name', DOCUMENT_FILE_NAME_LABEL, false));
+	}
 	if (template.header?.format === 'TEXT') {
 		for (const n of template.header.placeholders) {
 			fields.push(
@@ -116,6 +123,16 @@ export function templateFields(
 	return fields;
 }
 
+/** The fields the editor of node `version` offers: the document's file name only from 1.3 on. */
+export function fieldsOfVersion(
+	fields: ResourceMapperField[],
+	version: number,
+): ResourceMapperField[] {
+	return version >= 1.3
+		? fields
+		: fields.filter((each) => parseFieldId(each.id)?.place.part !== 'documentFileName');
+}
+
 /** The media ID typed into the template's fields, if any. */
 export function mediaIdFromMappedValues(
 	values: Record<string, unknown> | null | undefined,
@@ -125,8 +142,21 @@ export function mediaIdFromMappedValues(
 	return text || undefined;
 }
 
+/** The document file name typed in Values to Send, if any (node version 1.3 on). */
+export function documentFileNameFromMappedValues(
+	values: Record<string, unknown> | null | undefined,
+): string | undefined {
+	const entry = Object.entries(values ?? {}).find(
+		([id]) => parseFieldId(id)?.place.part === 'documentFileName',
+	);
+	const raw = entry?.[1];
+	const text = raw === null || raw === undefined ? '' : String(raw).trim();
+	return text || undefined;
+}
+
 /** The name errors use for a mapped field, as the label helper knows it ("Body {{2}}"). */
 function errorFieldName({ place }: ParsedFieldId): string {
+	if (place.part === 'documentFileName') return 'documentFileName';
 	if (place.part === 'header' || place.part === 'body')
 		return `${place.part} {{${place.placeholder}}}`;
 	if (place.part === 'button') {
@@ -172,7 +202,7 @@ export function variablesFromMappedValues(
 		if (raw === null || raw === undefined || String(raw) === '') continue;
 		const value = String(raw);
 		const place = parseFieldId(id)?.place;
-		if (!place) continue;
+		if (!place || place.part === 'documentFileName') continue;
 		if (place.part === 'auth') {
 			body.push({ placeholder: 1, value });
 			buttons.push({ kind: 'placeholder', placeholder: 1, value });
