@@ -33,6 +33,8 @@ import {
 	tableBytes,
 	webhookPath,
 } from './campaign/campaign-kit';
+import { campaignOptOutCases } from './campaign/opt-out-cases';
+import { optOutList } from './campaign/opt-out-list';
 import { campaignSafetyCases } from './campaign/safety-cases';
 import { code, node, webhook, workflow } from '../e2e/workflows/build';
 import { killGroup } from './cluster/services';
@@ -523,18 +525,23 @@ it('the SMS batch workflow: 2,000 recipients, each sent once with their name, re
 	expect(await check('sms', 'sms', SMS_CAMPAIGN_PATH)).toMatchObject({ sent: 2000, toSend: 0 });
 });
 
-// Overlapping starts, a client that retries, a stranger, a forged or repeated batch: in queue mode,
-// as test/e2e/campaign.e2e.test.ts runs them in regular mode.
-campaignSafetyCases(it, {
+const underTest = {
 	campaignUrl: () => campaignUrl(),
 	batchUrl: () => `${cluster.mainUrl}/webhook/${webhookPath(BATCH_FILE, 'Batch Webhook')}`,
-	putList: (name, rows, delayMs) => lists.put(name, rows, delayMs),
-	listUrl: (name) => lists.url(name),
+	putList: (name: string, rows: Array<{ phone: string; name: string }>, delayMs?: number) =>
+		lists.put(name, rows, delayMs),
+	listUrl: (name: string) => lists.url(name),
 	sent: () => sandbox.state.sentMessages.map((message) => message.destination),
 	// Each worker runs one job at a time: starts posted together wait their turn.
 	startsRunAtOnce: false,
 	table: async () => table,
-});
+	optOuts: () => optOutList(rest),
+};
+// Overlapping starts, a client that retries, a stranger, a forged or repeated batch: in queue mode,
+// as test/e2e/campaign.e2e.test.ts runs them in regular mode.
+campaignSafetyCases(it, underTest);
+// Opted-out numbers skipped by every run and by a batch that starts after the opt-out is recorded.
+campaignOptOutCases(it, underTest);
 
 /**
  * Why the campaign fans out by webhook: n8n's Execute Workflow node runs its sub-workflow inside the

@@ -78,7 +78,12 @@ export function campaignWorkflow(
 	for (const entry of workflow.nodes) {
 		// n8n 1.x finds no data table by name: the README has the user pick it from the list in each
 		// Data table node, which stores its id.
-		if (tableForN8n1?.n8nVersion.startsWith('1.') && entry.type === 'n8n-nodes-base.dataTable') {
+		const dataTable = entry.parameters.dataTableId as { value?: string } | undefined;
+		if (
+			tableForN8n1?.n8nVersion.startsWith('1.') &&
+			entry.type === 'n8n-nodes-base.dataTable' &&
+			dataTable?.value === CAMPAIGN_TABLE
+		) {
 			entry.parameters.dataTableId = {
 				__rl: true,
 				mode: 'list',
@@ -335,19 +340,30 @@ export function sendsPerPhone(destinations: string[]): Map<string, number> {
 export const sentTwice = (destinations: string[]): string[] =>
 	[...sendsPerPhone(destinations)].filter(([, count]) => count > 1).map(([phone]) => phone);
 
-/** The campaign table the workflow created on its first run (n8n 2: Create Record Table If Missing). */
-export async function findCampaignTable(rest: N8nRest): Promise<CampaignTable | undefined> {
+/** The id of the owner's data table named `name`, if there is one, and the project it is in. */
+export async function findDataTable(
+	rest: N8nRest,
+	name: string,
+): Promise<{ projectId: string; id: string | undefined }> {
 	const projectId = await rest.personalProjectId();
 	const tables = await rest.call<{ data: Array<{ id: string; name: string }> }>(
 		'GET',
 		`/rest/projects/${projectId}/data-tables?take=100`,
 	);
-	const found = tables.data.find((entry) => entry.name === CAMPAIGN_TABLE);
-	return found && new CampaignTable(rest, projectId, found.id);
+	return { projectId, id: tables.data.find((entry) => entry.name === name)?.id };
+}
+
+/** The campaign table the workflow created on its first run (n8n 2: Create Record Table If Missing). */
+export async function findCampaignTable(rest: N8nRest): Promise<CampaignTable | undefined> {
+	const { projectId, id } = await findDataTable(rest, CAMPAIGN_TABLE);
+	return id === undefined ? undefined : new CampaignTable(rest, projectId, id);
 }
 
 /** Its columns and their types, as the data table's editor shows them. */
-export async function campaignTableColumns(table: CampaignTable, rest: N8nRest) {
+export async function campaignTableColumns(
+	table: { projectId: string; id: string },
+	rest: N8nRest,
+) {
 	const columns = await rest.call<Array<{ name: string; type: string }>>(
 		'GET',
 		`/rest/projects/${table.projectId}/data-tables/${table.id}/columns`,
