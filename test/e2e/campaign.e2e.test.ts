@@ -16,6 +16,7 @@ import {
 	campaignWorkflow,
 	createCampaignFormLogin,
 	createCampaignKey,
+	failedRunMessages,
 	TEST_FORM_LOGIN,
 	findCampaignTable,
 	findDataTable,
@@ -42,13 +43,14 @@ describe.each(selectedVersions().filter((version) => !version.startsWith('1.')))
 		let campaignUrl: string;
 		let batchUrl: string;
 		let campaignId: string;
+		let batchId: string;
 
 		beforeAll(async () => {
 			lists = await startListServer();
 			const key = await createCampaignKey(n8n.rest);
 			const formLogin = await createCampaignFormLogin(n8n.rest);
 			const options = { key, formLogin, settings: { callerMaySetListLink: true } };
-			await n8n.rest.activateWorkflow(
+			batchId = await n8n.rest.activateWorkflow(
 				campaignWorkflow(
 					BATCH_FILE,
 					n8n.credential,
@@ -229,6 +231,7 @@ describe.each(selectedVersions().filter((version) => !version.startsWith('1.')))
 			startsRunAtOnce: true,
 			table: () => findCampaignTable(n8n.rest),
 			optOuts: () => optOutList(n8n.rest),
+			batchFailures: () => failedRunMessages(n8n.rest, batchId),
 		};
 		campaignSafetyCases(it, underTest);
 		campaignOptOutCases(it, underTest);

@@ -98,13 +98,16 @@ export function runBatchRecipients(
 	recipients: string[],
 	optOuts: OptOutRow[],
 	posted: Array<Record<string, unknown>> = recipients.map((phone) => ({ phone })),
+	/** What Read Opt-Outs output instead of the rows (what it outputs when it failed). */
+	readOutput?: Items,
 ): Items {
 	return runCode(codeOf(file, 'One Item per Recipient'), {
 		'Take Batch': [
 			{ json: { status: 'sending (execution 41)', recipients: recipients.join(',') } },
 		],
 		'Read Opt-Outs':
-			optOuts.length > 0 ? optOuts.map((json) => ({ json: { ...json } })) : [{ json: {} }],
+			readOutput ??
+			(optOuts.length > 0 ? optOuts.map((json) => ({ json: { ...json } })) : [{ json: {} }]),
 		'Batch Webhook': [{ json: { body: { campaign: 'spring', batch: '7-1', recipients: posted } } }],
 	});
 }

@@ -5,6 +5,7 @@
  * since. The Code nodes' copies of the contract's normal form are run on its cases here.
  */
 import fc from 'fast-check';
+import { runInNewContext } from 'vm';
 
 import {
 	BATCHES,
@@ -191,6 +192,10 @@ describe('Plan Batches skips opted-out numbers and says how many', () => {
 			queuedNow: 8,
 		});
 		expect(plannedPhones(items)).not.toEqual(expect.arrayContaining([first]));
+		// Its queued batch is still posted again: the batch workflow skips them and records it done.
+		expect(
+			items.filter((item) => item.json.kind === 'again').map((item) => item.json.phones),
+		).toEqual([second]);
 	});
 
 	it('someone already sent who opts out afterwards stays counted as sent', () => {
@@ -201,6 +206,38 @@ describe('Plan Batches skips opted-out numbers and says how many', () => {
 			optOuts: [out(phone)],
 		});
 		expect(summaryOf(items)).toMatchObject({ sent: 1, optedOut: 0, queuedNow: 9 });
+	});
+});
+
+describe('an opt-out list that cannot be read stops the run before anyone is sent', () => {
+	// A Data table node that continues on an error outputs the item it was given, not a row.
+	const notRead = [
+		{ json: { campaign: 'spring', batch: '7-1', status: 'sending (execution 41)' } },
+	];
+	const rows = [{ json: { id: 1, ...out('+254712000001') } }];
+	const empty = [{ json: {} }];
+
+	it("the campaign's Opt-Out List Read? lets only rows of the list (or none) through to the plan", () => {
+		const campaign = parseExample(CAMPAIGN);
+		const check = byName(campaign, 'Opt-Out List Read?').parameters as {
+			conditions: { conditions: Array<{ leftValue: string }> };
+		};
+		const expression = check.conditions.conditions[0].leftValue.replace(/^=\{\{|\}\}$/g, '');
+		const read = (items: unknown[]) =>
+			runInNewContext(expression, { $: () => ({ all: () => items }) });
+		expect([read(rows), read(empty), read(notRead)]).toEqual([true, true, false]);
+		expect(campaign.connections['Get Opt-Outs'].main[0][0].node).toBe('Opt-Out List Read?');
+		expect(campaign.connections['Opt-Out List Read?'].main.map((outs) => outs[0].node)).toEqual([
+			'Get Recipients',
+			'Release Claim After Error',
+		]);
+	});
+
+	it.each(BATCHES)('%s: One Item per Recipient sends nobody and says so', (file) => {
+		const items = runBatchRecipients(file, ['+254712000002'], []);
+		expect(items.map((item) => item.json)).toEqual([{ phone: '+254712000002' }]);
+		const unread = runBatchRecipients(file, ['+254712000002'], [], undefined, notRead);
+		expect(unread.map((item) => item.json)).toEqual([{ optOutListUnread: true }]);
 	});
 });
 
@@ -215,10 +252,12 @@ describe.each(BATCHES)('examples/%s leaves out who opted out after the plan', (f
 			'One Item per Recipient',
 		]);
 		// The list cannot be read: the batch is put back as queued and the run fails, nothing sent.
-		expect(workflow.connections['Read Opt-Outs'].main[1].map((to) => to.node)).toEqual([
+		expect(byName(workflow, 'Read Opt-Outs').onError).toBe('continueRegularOutput');
+		expect(workflow.connections['Send, Skip or Stop'].main.map((out) => out[0].node)).toEqual([
 			'Put Batch Back',
+			'Record Batch All Opted Out',
+			byName(workflow, 'Send Campaign Message').name,
 		]);
-		expect(byName(workflow, 'Read Opt-Outs').onError).toBe('continueErrorOutput');
 	});
 
 	it('sends only to who did not opt out, in any written form, with the columns the post gave', () => {

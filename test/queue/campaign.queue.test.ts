@@ -25,6 +25,7 @@ import {
 	campaignWorkflow,
 	createCampaignFormLogin,
 	createCampaignKey,
+	failedRunMessages,
 	createCampaignTable,
 	executionBytes,
 	listOf,
@@ -81,7 +82,9 @@ beforeAll(async () => {
 	// Made here so its size can be read before the first run (n8n 1.x: by hand, as its note says);
 	// the campaign's Create Record Table If Missing then finds it.
 	table = await createCampaignTable(rest);
-	const picked = { id: table.id, n8nVersion: QUEUE_N8N_VERSION };
+	// n8n 1.x picks the opt-out list from the list too: made here as the opt-out workflow would.
+	const optOutId = QUEUE_N8N_VERSION.startsWith('1.') ? (await optOutList(rest)).id : undefined;
+	const picked = { id: table.id, n8nVersion: QUEUE_N8N_VERSION, optOutId };
 	// The owner lets the test's caller post the list's link (callerMaySetListLink).
 	const owner = (settings: CampaignSettings = {}) => ({
 		key,
@@ -536,6 +539,7 @@ const underTest = {
 	startsRunAtOnce: false,
 	table: async () => table,
 	optOuts: () => optOutList(rest),
+	batchFailures: () => failedRunMessages(rest, batchWorkflowId),
 };
 // Overlapping starts, a client that retries, a stranger, a forged or repeated batch: in queue mode,
 // as test/e2e/campaign.e2e.test.ts runs them in regular mode.

@@ -16,6 +16,8 @@ export const CAMPAIGN_FILE = 'campaign-100000-recipients.json';
 export const BATCH_FILE = 'campaign-batch-whatsapp-template.json';
 export const SMS_BATCH_FILE = 'campaign-batch-sms.json';
 export const CAMPAIGN_TABLE = 'smsleopard_campaigns';
+/** The opt-out list the campaign and its batches read (test/queue/campaign/opt-out-list.ts). */
+export const OPT_OUT_TABLE = 'smsleopard_opt_outs';
 /** The Header Auth credential both webhooks and Queue Batch name, and the header it checks. */
 export const CAMPAIGN_KEY_CREDENTIAL = 'SMSLeopard campaign key';
 export const CAMPAIGN_KEY_HEADER = 'X-Campaign-Key';
@@ -71,7 +73,7 @@ export function campaignWorkflow(
 	file: string,
 	credential: Credential,
 	requestOptions: Record<string, unknown> = {},
-	tableForN8n1?: { id: string; n8nVersion: string },
+	tableForN8n1?: { id: string; n8nVersion: string; optOutId?: string },
 	options: { key?: Credential; formLogin?: Credential; settings?: CampaignSettings } = {},
 ): WorkflowJson {
 	const workflow = readCampaignExample(file);
@@ -79,16 +81,22 @@ export function campaignWorkflow(
 		// n8n 1.x finds no data table by name: the README has the user pick it from the list in each
 		// Data table node, which stores its id.
 		const dataTable = entry.parameters.dataTableId as { value?: string } | undefined;
+		const picked =
+			dataTable?.value === CAMPAIGN_TABLE
+				? tableForN8n1?.id
+				: dataTable?.value === OPT_OUT_TABLE
+					? tableForN8n1?.optOutId
+					: undefined;
 		if (
 			tableForN8n1?.n8nVersion.startsWith('1.') &&
 			entry.type === 'n8n-nodes-base.dataTable' &&
-			dataTable?.value === CAMPAIGN_TABLE
+			picked !== undefined
 		) {
 			entry.parameters.dataTableId = {
 				__rl: true,
 				mode: 'list',
-				value: tableForN8n1.id,
-				cachedResultName: CAMPAIGN_TABLE,
+				value: picked,
+				cachedResultName: dataTable?.value,
 			};
 		}
 		if (entry.credentials?.smsLeopardApi) entry.credentials = { smsLeopardApi: credential };
@@ -369,4 +377,12 @@ export async function campaignTableColumns(
 		`/rest/projects/${table.projectId}/data-tables/${table.id}/columns`,
 	);
 	return Object.fromEntries(columns.map((column) => [column.name, column.type]));
+}
+
+/** What each failed execution of a workflow says (n8n keeps the failed runs of the campaign files). */
+export async function failedRunMessages(rest: N8nRest, workflowId: string): Promise<string[]> {
+	const failed = (await rest.executions(workflowId)).filter((run) => run.status === 'error');
+	return await Promise.all(
+		failed.map(async (run) => String((await rest.execution(run.id)).error?.message ?? '')),
+	);
 }

@@ -9,6 +9,8 @@ import { type CampaignUnderTest, type TestRegistrar, settledCampaign } from './s
 
 export interface OptOutCampaignUnderTest extends CampaignUnderTest {
 	optOuts(): Promise<OptOutList>;
+	/** What each failed execution of the batch workflow says. */
+	batchFailures(): Promise<string[]>;
 }
 
 const people = (count: number, prefix: string) =>
@@ -75,40 +77,91 @@ export function campaignOptOutCases(it: TestRegistrar, ctx: OptOutCampaignUnderT
 		});
 	});
 
-	it('a number that opts out after the plan recorded its batch is not sent by that batch, which starts after: its row and the summary count it as opted out, never sent or not sent', async () => {
+	it('a number that opts out after the plan recorded its batch is not sent by that batch, which starts after: its row and the summary count it as opted out, never sent or not sent; a batch of only opted-out people is recorded done with nobody', async () => {
 		const prefix = '+2547921';
 		const list = people(10, prefix);
 		ctx.putList('late-opt-out', list);
 		const table = await ctx.table();
 		if (!table) throw new Error('no campaign table: the first case creates it');
-		// What Record Batch leaves: the batch recorded, queued, not yet taken by any execution.
-		await table.insert({
-			campaign: 'late-opt-out',
-			batch: 'late-1',
-			status: 'queued',
-			recipients: list.map((person) => person.phone).join(','),
-		});
-		// The opt-out is recorded (in another written form) before the batch starts...
-		await (await ctx.optOuts()).record(national(list[4].phone), 'opted out');
-		// ...which it does when Queue Batch's post arrives.
-		const posted = await postJson(ctx.batchUrl(), {
-			campaign: 'late-opt-out',
-			batch: 'late-1',
-			recipients: list,
-		});
-		expect(posted.status).toBe(200);
+		// What Record Batch leaves: the batches recorded, queued, not yet taken by any execution.
+		const batches = { 'late-1': list.slice(0, 9), 'late-2': list.slice(9) };
+		for (const [batch, recipients] of Object.entries(batches))
+			await table.insert({
+				campaign: 'late-opt-out',
+				batch,
+				status: 'queued',
+				recipients: recipients.map((person) => person.phone).join(','),
+			});
+		// The opt-outs are recorded (in other written forms) before the batches start...
+		const optOuts = await ctx.optOuts();
+		await optOuts.record(national(list[4].phone), 'opted out');
+		await optOuts.record(digits(list[9].phone), 'opted out');
+		// ...which they do when Queue Batch's posts arrive.
+		for (const [batch, recipients] of Object.entries(batches)) {
+			const posted = await postJson(ctx.batchUrl(), {
+				campaign: 'late-opt-out',
+				batch,
+				recipients,
+			});
+			expect(posted.status).toBe(200);
+		}
 		await settledCampaign(ctx, 'late-opt-out');
 		expect([...sendsTo(prefix).keys()].sort()).toEqual(
-			list.filter((_, index) => index !== 4).map((person) => digits(person.phone)),
+			list.filter((_, index) => index !== 4 && index !== 9).map((person) => digits(person.phone)),
 		);
-		const [row] = (await table.rows('late-opt-out')).filter((entry) => entry.batch !== 'claim');
-		expect(row).toMatchObject({ status: 'done', sentCount: 9, maybeSentCount: 0, notSentCount: 0 });
-		expect(listOf(row.recipients)).not.toContain(list[4].phone);
+		const rows = (await table.rows('late-opt-out')).filter((entry) => entry.batch !== 'claim');
+		const row = (batch: string) => rows.find((entry) => entry.batch === batch);
+		expect(row('late-1')).toMatchObject({
+			status: 'done',
+			sentCount: 8,
+			maybeSentCount: 0,
+			notSentCount: 0,
+		});
+		expect(listOf(row('late-1')?.recipients)).not.toContain(list[4].phone);
+		expect(row('late-2')).toMatchObject({ status: 'done', sentCount: 0, notSentCount: 0 });
+		expect(listOf(row('late-2')?.recipients)).toEqual([]);
 		const check = await start('late-opt-out', 'late-opt-out', { checkOnly: true });
-		expect(check.body).toMatchObject({ sent: 9, maybeSent: 0, notSent: 0, optedOut: 1, toSend: 0 });
+		expect(check.body).toMatchObject({ sent: 8, maybeSent: 0, notSent: 0, optedOut: 2, toSend: 0 });
 		// A rerun does not send them while they stay opted out.
 		expect((await start('late-opt-out', 'late-opt-out')).status).toBe(202);
 		await new Promise((resolve) => setTimeout(resolve, 3000));
-		expect(sendsTo(prefix).has(digits(list[4].phone))).toBe(false);
+		expect(sendsTo(prefix).size).toBe(8);
+	});
+
+	it('an opt-out list that cannot be read (deleted): the batch sends nothing, puts itself back as queued and fails saying why; the next run sends it', async () => {
+		const prefix = '+2547922';
+		const list = people(3, prefix);
+		ctx.putList('no-opt-out-list', list);
+		const table = await ctx.table();
+		if (!table) throw new Error('no campaign table: the first case creates it');
+		await table.insert({
+			campaign: 'no-opt-out-list',
+			batch: 'unread-1',
+			status: 'queued',
+			recipients: list.map((person) => person.phone).join(','),
+		});
+		const failedBefore = (await ctx.batchFailures()).length;
+		await (await ctx.optOuts()).remove();
+		const posted = await postJson(ctx.batchUrl(), {
+			campaign: 'no-opt-out-list',
+			batch: 'unread-1',
+			recipients: list,
+		});
+		expect(posted.status).toBe(200);
+		let failures: string[] = [];
+		for (let wait = 0; wait < 200 && failures.length <= failedBefore; wait++) {
+			await new Promise((resolve) => setTimeout(resolve, 300));
+			failures = await ctx.batchFailures();
+		}
+		expect(failures.join('\n')).toContain('Could not read the opt-out list');
+		expect(sendsTo(prefix).size).toBe(0);
+		const [row] = await table.rows('no-opt-out-list');
+		expect(row).toMatchObject({ batch: 'unread-1', status: 'queued' });
+		// The list back (the opt-out workflow or the campaign makes it): the next run posts the batch again.
+		await ctx.optOuts();
+		expect((await start('no-opt-out-list', 'no-opt-out-list')).status).toBe(202);
+		await sendsReach(prefix, 3);
+		await settledCampaign(ctx, 'no-opt-out-list');
+		expect([...sendsTo(prefix).values()]).toEqual([1, 1, 1]);
 	});
 }

@@ -3,9 +3,9 @@
  * as the tests write it: through n8n's REST data-table API, as the editor or that workflow would.
  */
 import type { N8nRest } from '../../e2e/harness';
-import { findDataTable } from './campaign-kit';
+import { OPT_OUT_TABLE, findDataTable } from './campaign-kit';
 
-export const OPT_OUT_TABLE = 'smsleopard_opt_outs';
+export { OPT_OUT_TABLE };
 /** All text: phone (normal form), status (`opted out` or `opted in`), word, at (ISO), source. */
 export const OPT_OUT_COLUMNS = ['phone', 'status', 'word', 'at', 'source'].map((name) => ({
 	name,
@@ -25,11 +25,16 @@ export class OptOutList {
 	constructor(
 		private readonly rest: N8nRest,
 		private readonly projectId: string,
-		private readonly id: string,
+		readonly id: string,
 	) {}
 
 	private path(tail: string) {
 		return `/rest/projects/${this.projectId}/data-tables/${this.id}/${tail}`;
+	}
+
+	/** Deletes the whole list, as Overview > Data tables > Delete does. */
+	async remove(): Promise<void> {
+		await this.rest.call('DELETE', `/rest/projects/${this.projectId}/data-tables/${this.id}`);
 	}
 
 	/** Records one number's state as the opt-out workflow does: one row per number. */
