@@ -16,13 +16,17 @@ import {
 	campaignWorkflow,
 	createCampaignFormLogin,
 	createCampaignKey,
+	failedRunMessages,
 	TEST_FORM_LOGIN,
 	findCampaignTable,
+	findDataTable,
 	postJson,
 	sendsPerPhone,
 	startListServer,
 	webhookPath,
 } from '../queue/campaign/campaign-kit';
+import { campaignOptOutCases } from '../queue/campaign/opt-out-cases';
+import { OPT_OUT_TABLE, optOutList } from '../queue/campaign/opt-out-list';
 import { campaignSafetyCases } from '../queue/campaign/safety-cases';
 
 const tarball = packedForThisFile();
@@ -39,13 +43,14 @@ describe.each(selectedVersions().filter((version) => !version.startsWith('1.')))
 		let campaignUrl: string;
 		let batchUrl: string;
 		let campaignId: string;
+		let batchId: string;
 
 		beforeAll(async () => {
 			lists = await startListServer();
 			const key = await createCampaignKey(n8n.rest);
 			const formLogin = await createCampaignFormLogin(n8n.rest);
 			const options = { key, formLogin, settings: { callerMaySetListLink: true } };
-			await n8n.rest.activateWorkflow(
+			batchId = await n8n.rest.activateWorkflow(
 				campaignWorkflow(
 					BATCH_FILE,
 					n8n.credential,
@@ -114,6 +119,20 @@ describe.each(selectedVersions().filter((version) => !version.startsWith('1.')))
 				notSentCount: 'number',
 				cost: 'number',
 			});
+			// No opt-out list yet: nobody opted out, and the run made it, all text, for the opt-out workflow.
+			const optOuts = await findDataTable(n8n.rest, OPT_OUT_TABLE);
+			expect(
+				await campaignTableColumns(
+					{ projectId: optOuts.projectId, id: String(optOuts.id) },
+					n8n.rest,
+				),
+			).toMatchObject({
+				phone: 'string',
+				status: 'string',
+				word: 'string',
+				at: 'string',
+				source: 'string',
+			});
 			expect([...sendsPerPhone(sent()).values()]).toEqual(list.map(() => 1));
 			const check = await start('first', 'first', { checkOnly: true });
 			expect(check.status).toBe(200);
@@ -123,6 +142,7 @@ describe.each(selectedVersions().filter((version) => !version.startsWith('1.')))
 				maybeSent: 0,
 				notSent: 0,
 				stillQueued: 0,
+				optedOut: 0,
 				toSend: 0,
 			});
 			expect(check.body.costSoFar).toBeGreaterThan(0);
@@ -201,14 +221,19 @@ describe.each(selectedVersions().filter((version) => !version.startsWith('1.')))
 			expect(sent()).toHaveLength(30);
 		});
 
-		campaignSafetyCases(it, {
+		const underTest = {
 			campaignUrl: () => campaignUrl,
 			batchUrl: () => batchUrl,
-			putList: (name, rows, delayMs) => lists.put(name, rows, delayMs),
-			listUrl: (name) => lists.url(name),
+			putList: (name: string, rows: Array<{ phone: string; name: string }>, delayMs?: number) =>
+				lists.put(name, rows, delayMs),
+			listUrl: (name: string) => lists.url(name),
 			sent,
 			startsRunAtOnce: true,
 			table: () => findCampaignTable(n8n.rest),
-		});
+			optOuts: () => optOutList(n8n.rest),
+			batchFailures: () => failedRunMessages(n8n.rest, batchId),
+		};
+		campaignSafetyCases(it, underTest);
+		campaignOptOutCases(it, underTest);
 	},
 );

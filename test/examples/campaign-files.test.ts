@@ -4,42 +4,27 @@
  * the node has), plus what makes the pair work together and rerun safely. Its behaviour in queue
  * mode is proven by test/queue/campaign.queue.test.ts, which runs these very files.
  */
-import { readFileSync } from 'fs';
-import * as path from 'path';
 import { runInNewContext } from 'vm';
 
 import { SmsLeopard } from '../../nodes/SmsLeopard/SmsLeopard.node';
-import { EXAMPLES_DIR, EXAMPLE_CREDENTIAL_NAME } from '../e2e/workflows/examples';
+import { EXAMPLE_CREDENTIAL_NAME } from '../e2e/workflows/examples';
 import { CAMPAIGN_FORM_CREDENTIAL, CAMPAIGN_KEY_CREDENTIAL } from '../queue/campaign/campaign-kit';
+import {
+	BATCHES,
+	CAMPAIGN,
+	type ExampleWorkflow as Workflow,
+	byName,
+	csvOf,
+	parseExample as parse,
+	peopleOf,
+	readExample as read,
+	runPlan,
+} from './campaign-code';
 import { expectShareable } from './shareable-file';
 
 const NODE_TYPE = 'n8n-nodes-smsleopard.smsLeopard';
 const knownParameters = new Set(new SmsLeopard().description.properties.map((entry) => entry.name));
 
-interface Node {
-	name: string;
-	type: string;
-	parameters: Record<string, unknown>;
-	credentials?: Record<string, { id: string | null; name: string }>;
-	onError?: string;
-	executeOnce?: boolean;
-}
-interface Workflow {
-	id?: string;
-	name: string;
-	nodes: Node[];
-	settings?: Record<string, unknown>;
-}
-
-const CAMPAIGN = 'campaign-100000-recipients.json';
-const BATCHES = ['campaign-batch-whatsapp-template.json', 'campaign-batch-sms.json'];
-const read = (file: string) => readFileSync(path.join(EXAMPLES_DIR, file), 'utf8');
-const parse = (file: string) => JSON.parse(read(file)) as Workflow;
-const byName = (workflow: Workflow, name: string) => {
-	const found = workflow.nodes.find((entry) => entry.name === name);
-	if (!found) throw new Error(`${workflow.name} has no node "${name}"`);
-	return found;
-};
 const notes = (workflow: Workflow) =>
 	workflow.nodes
 		.filter((entry) => entry.type === 'n8n-nodes-base.stickyNote')
@@ -96,12 +81,25 @@ describe.each([CAMPAIGN, ...BATCHES])('examples/%s', (file) => {
 		}
 	});
 
-	it('reads and writes the campaign data table by its name, the one the campaign creates', () => {
+	it('reads and writes the campaign data table by its name, the one the campaign creates; only reads the opt-out list', () => {
 		const tables = workflow.nodes.filter(
 			(entry) => entry.type === 'n8n-nodes-base.dataTable' && entry.parameters.resource === 'row',
 		);
 		expect(tables.length).toBeGreaterThan(0);
-		for (const entry of tables) {
+		const optOutReads = tables.filter((entry) => entry.name.endsWith('Opt-Outs'));
+		// Read once per run or per batch (executeOnce), never per recipient.
+		expect(optOutReads.map((entry) => [entry.parameters, entry.executeOnce])).toEqual([
+			[
+				{
+					resource: 'row',
+					operation: 'get',
+					dataTableId: { __rl: true, mode: 'name', value: 'smsleopard_opt_outs' },
+					returnAll: true,
+				},
+				true,
+			],
+		]);
+		for (const entry of tables.filter((table) => !optOutReads.includes(table))) {
 			expect(entry.parameters.dataTableId).toEqual({
 				__rl: true,
 				mode: 'name',
@@ -255,51 +253,6 @@ describe('who may set what (Check Start)', () => {
 		expect(String(expired.claimStatus) < `planning until ${later}`).toBe(true);
 	});
 });
-
-/**
- * The campaign's Plan Batches code run as its Code node runs it: `$('Check Start')`, `$('Claim Won')`,
- * `$('Get Recipients')` and `$input` (the table's rows) given, its items returned.
- */
-interface PlanInput {
-	recipients: Array<{ json: Record<string, unknown> }>;
-	rows?: Array<Record<string, unknown>>;
-	settings?: Record<string, unknown>;
-}
-function runPlan({ recipients, rows = [], settings = {} }: PlanInput) {
-	const code = String(byName(parse(CAMPAIGN), 'Plan Batches').parameters.jsCode);
-	const outputs: Record<string, Array<{ json: Record<string, unknown> }>> = {
-		'Check Start': [
-			{ json: { campaign: 'spring', batchSize: 1000, checkOnly: false, ...settings } },
-		],
-		'Claim Won': [{ json: { won: true } }],
-		'Get Recipients': recipients,
-	};
-	const $ = (name: string) => ({
-		isExecuted: true,
-		first: () => outputs[name][0],
-		all: () => outputs[name],
-	});
-	const $input = { all: () => rows.map((json) => ({ json })) };
-	return runInNewContext(`(function () {\n${code}\n})()`, {
-		$,
-		$input,
-		$execution: { id: '41' },
-	}) as Array<{ json: Record<string, unknown> }>;
-}
-const csvOf = (people: Array<Record<string, string>>) => ({
-	json: {
-		data: [
-			Object.keys(people[0]).join(','),
-			...people.map((person) => Object.values(person).join(',')),
-		].join('\n'),
-	},
-});
-const peopleOf = (count: number, from = 0) =>
-	Array.from({ length: count }, (_, index) => ({
-		phone: `+2547${String(10_000_000 + from + index)}`,
-		name: `Person ${from + index}`,
-		city: 'Nairobi',
-	}));
 
 describe("the campaign's plan (Plan Batches, Record Batch, Queue Batch)", () => {
 	it('hands each batch on as text, not as 1,000 objects: the numbers for its row, the request to post', () => {

@@ -25,6 +25,7 @@ import {
 	campaignWorkflow,
 	createCampaignFormLogin,
 	createCampaignKey,
+	failedRunMessages,
 	createCampaignTable,
 	executionBytes,
 	listOf,
@@ -33,6 +34,8 @@ import {
 	tableBytes,
 	webhookPath,
 } from './campaign/campaign-kit';
+import { campaignOptOutCases } from './campaign/opt-out-cases';
+import { optOutList } from './campaign/opt-out-list';
 import { campaignSafetyCases } from './campaign/safety-cases';
 import { code, node, webhook, workflow } from '../e2e/workflows/build';
 import { killGroup } from './cluster/services';
@@ -79,7 +82,9 @@ beforeAll(async () => {
 	// Made here so its size can be read before the first run (n8n 1.x: by hand, as its note says);
 	// the campaign's Create Record Table If Missing then finds it.
 	table = await createCampaignTable(rest);
-	const picked = { id: table.id, n8nVersion: QUEUE_N8N_VERSION };
+	// n8n 1.x picks the opt-out list from the list too: made here as the opt-out workflow would.
+	const optOutId = QUEUE_N8N_VERSION.startsWith('1.') ? (await optOutList(rest)).id : undefined;
+	const picked = { id: table.id, n8nVersion: QUEUE_N8N_VERSION, optOutId };
 	// The owner lets the test's caller post the list's link (callerMaySetListLink).
 	const owner = (settings: CampaignSettings = {}) => ({
 		key,
@@ -523,18 +528,24 @@ it('the SMS batch workflow: 2,000 recipients, each sent once with their name, re
 	expect(await check('sms', 'sms', SMS_CAMPAIGN_PATH)).toMatchObject({ sent: 2000, toSend: 0 });
 });
 
-// Overlapping starts, a client that retries, a stranger, a forged or repeated batch: in queue mode,
-// as test/e2e/campaign.e2e.test.ts runs them in regular mode.
-campaignSafetyCases(it, {
+const underTest = {
 	campaignUrl: () => campaignUrl(),
 	batchUrl: () => `${cluster.mainUrl}/webhook/${webhookPath(BATCH_FILE, 'Batch Webhook')}`,
-	putList: (name, rows, delayMs) => lists.put(name, rows, delayMs),
-	listUrl: (name) => lists.url(name),
+	putList: (name: string, rows: Array<{ phone: string; name: string }>, delayMs?: number) =>
+		lists.put(name, rows, delayMs),
+	listUrl: (name: string) => lists.url(name),
 	sent: () => sandbox.state.sentMessages.map((message) => message.destination),
 	// Each worker runs one job at a time: starts posted together wait their turn.
 	startsRunAtOnce: false,
 	table: async () => table,
-});
+	optOuts: () => optOutList(rest),
+	batchFailures: () => failedRunMessages(rest, batchWorkflowId),
+};
+// Overlapping starts, a client that retries, a stranger, a forged or repeated batch: in queue mode,
+// as test/e2e/campaign.e2e.test.ts runs them in regular mode.
+campaignSafetyCases(it, underTest);
+// Opted-out numbers skipped by every run and by a batch that starts after the opt-out is recorded.
+campaignOptOutCases(it, underTest);
 
 /**
  * Why the campaign fans out by webhook: n8n's Execute Workflow node runs its sub-workflow inside the

@@ -16,6 +16,8 @@ export const CAMPAIGN_FILE = 'campaign-100000-recipients.json';
 export const BATCH_FILE = 'campaign-batch-whatsapp-template.json';
 export const SMS_BATCH_FILE = 'campaign-batch-sms.json';
 export const CAMPAIGN_TABLE = 'smsleopard_campaigns';
+/** The opt-out list the campaign and its batches read (test/queue/campaign/opt-out-list.ts). */
+export const OPT_OUT_TABLE = 'smsleopard_opt_outs';
 /** The Header Auth credential both webhooks and Queue Batch name, and the header it checks. */
 export const CAMPAIGN_KEY_CREDENTIAL = 'SMSLeopard campaign key';
 export const CAMPAIGN_KEY_HEADER = 'X-Campaign-Key';
@@ -71,19 +73,30 @@ export function campaignWorkflow(
 	file: string,
 	credential: Credential,
 	requestOptions: Record<string, unknown> = {},
-	tableForN8n1?: { id: string; n8nVersion: string },
+	tableForN8n1?: { id: string; n8nVersion: string; optOutId?: string },
 	options: { key?: Credential; formLogin?: Credential; settings?: CampaignSettings } = {},
 ): WorkflowJson {
 	const workflow = readCampaignExample(file);
 	for (const entry of workflow.nodes) {
 		// n8n 1.x finds no data table by name: the README has the user pick it from the list in each
 		// Data table node, which stores its id.
-		if (tableForN8n1?.n8nVersion.startsWith('1.') && entry.type === 'n8n-nodes-base.dataTable') {
+		const dataTable = entry.parameters.dataTableId as { value?: string } | undefined;
+		const picked =
+			dataTable?.value === CAMPAIGN_TABLE
+				? tableForN8n1?.id
+				: dataTable?.value === OPT_OUT_TABLE
+					? tableForN8n1?.optOutId
+					: undefined;
+		if (
+			tableForN8n1?.n8nVersion.startsWith('1.') &&
+			entry.type === 'n8n-nodes-base.dataTable' &&
+			picked !== undefined
+		) {
 			entry.parameters.dataTableId = {
 				__rl: true,
 				mode: 'list',
-				value: tableForN8n1.id,
-				cachedResultName: CAMPAIGN_TABLE,
+				value: picked,
+				cachedResultName: dataTable?.value,
 			};
 		}
 		if (entry.credentials?.smsLeopardApi) entry.credentials = { smsLeopardApi: credential };
@@ -335,22 +348,41 @@ export function sendsPerPhone(destinations: string[]): Map<string, number> {
 export const sentTwice = (destinations: string[]): string[] =>
 	[...sendsPerPhone(destinations)].filter(([, count]) => count > 1).map(([phone]) => phone);
 
-/** The campaign table the workflow created on its first run (n8n 2: Create Record Table If Missing). */
-export async function findCampaignTable(rest: N8nRest): Promise<CampaignTable | undefined> {
+/** The id of the owner's data table named `name`, if there is one, and the project it is in. */
+export async function findDataTable(
+	rest: N8nRest,
+	name: string,
+): Promise<{ projectId: string; id: string | undefined }> {
 	const projectId = await rest.personalProjectId();
 	const tables = await rest.call<{ data: Array<{ id: string; name: string }> }>(
 		'GET',
 		`/rest/projects/${projectId}/data-tables?take=100`,
 	);
-	const found = tables.data.find((entry) => entry.name === CAMPAIGN_TABLE);
-	return found && new CampaignTable(rest, projectId, found.id);
+	return { projectId, id: tables.data.find((entry) => entry.name === name)?.id };
+}
+
+/** The campaign table the workflow created on its first run (n8n 2: Create Record Table If Missing). */
+export async function findCampaignTable(rest: N8nRest): Promise<CampaignTable | undefined> {
+	const { projectId, id } = await findDataTable(rest, CAMPAIGN_TABLE);
+	return id === undefined ? undefined : new CampaignTable(rest, projectId, id);
 }
 
 /** Its columns and their types, as the data table's editor shows them. */
-export async function campaignTableColumns(table: CampaignTable, rest: N8nRest) {
+export async function campaignTableColumns(
+	table: { projectId: string; id: string },
+	rest: N8nRest,
+) {
 	const columns = await rest.call<Array<{ name: string; type: string }>>(
 		'GET',
 		`/rest/projects/${table.projectId}/data-tables/${table.id}/columns`,
 	);
 	return Object.fromEntries(columns.map((column) => [column.name, column.type]));
+}
+
+/** What each failed execution of a workflow says (n8n keeps the failed runs of the campaign files). */
+export async function failedRunMessages(rest: N8nRest, workflowId: string): Promise<string[]> {
+	const failed = (await rest.executions(workflowId)).filter((run) => run.status === 'error');
+	return await Promise.all(
+		failed.map(async (run) => String((await rest.execution(run.id)).error?.message ?? '')),
+	);
 }

@@ -39,33 +39,38 @@ export interface TestRegistrar {
 	): (name: string, fn: (...row: Row) => Promise<unknown>, timeout?: number) => void;
 }
 
+/**
+ * Waits until no run holds the campaign's claim (every run that planned has queued its batches),
+ * every batch is done and the sandbox took nothing for 1.5 s.
+ */
+export async function settledCampaign(
+	ctx: CampaignUnderTest,
+	campaign: string,
+): Promise<CampaignTable> {
+	const deadline = Date.now() + 120_000;
+	let [count, quietSince] = [-1, Date.now()];
+	while (Date.now() < deadline) {
+		if (ctx.sent().length !== count) [count, quietSince] = [ctx.sent().length, Date.now()];
+		const table = await ctx.table();
+		const rows = (await table?.rows(campaign)) ?? [];
+		const claims = rows.filter((row) => row.batch === 'claim');
+		const batches = rows.filter((row) => row.batch !== 'claim');
+		const done =
+			claims.every((row) => row.status === 'free') &&
+			batches.length > 0 &&
+			batches.every((row) => row.status === 'done');
+		if (table && done && Date.now() - quietSince > 1500) return table;
+		await new Promise((resolve) => setTimeout(resolve, 300));
+	}
+	throw new Error(`campaign ${campaign} did not settle`);
+}
+
 /** Registers the cases with `it`. */
 export function campaignSafetyCases(it: TestRegistrar, ctx: CampaignUnderTest): void {
 	const start = (campaign: string, list: string, extra: Record<string, unknown> = {}) =>
 		postJson(ctx.campaignUrl(), { campaign, recipientsUrl: ctx.listUrl(list), ...extra });
 
-	/**
-	 * Waits until no run holds the campaign's claim (every run that planned has queued its batches),
-	 * every batch is done and the sandbox took nothing for 1.5 s.
-	 */
-	async function settled(campaign: string): Promise<CampaignTable> {
-		const deadline = Date.now() + 120_000;
-		let [count, quietSince] = [-1, Date.now()];
-		while (Date.now() < deadline) {
-			if (ctx.sent().length !== count) [count, quietSince] = [ctx.sent().length, Date.now()];
-			const table = await ctx.table();
-			const rows = (await table?.rows(campaign)) ?? [];
-			const claims = rows.filter((row) => row.batch === 'claim');
-			const batches = rows.filter((row) => row.batch !== 'claim');
-			const done =
-				claims.every((row) => row.status === 'free') &&
-				batches.length > 0 &&
-				batches.every((row) => row.status === 'done');
-			if (table && done && Date.now() - quietSince > 1500) return table;
-			await new Promise((resolve) => setTimeout(resolve, 300));
-		}
-		throw new Error(`campaign ${campaign} did not settle`);
-	}
+	const settled = (campaign: string) => settledCampaign(ctx, campaign);
 
 	/**
 	 * What the sandbox sent to the people of this case's list (numbers starting with `prefix`): a case
