@@ -203,12 +203,12 @@ export function readReportFields(fields: Fields): ReportFields | undefined {
  * other for it; in a module the trigger loads anyway, so the package ships no file of types alone.
  */
 export type WebhookEventKind =
-	'smsDeliveryReport' | 'whatsappMessage' | 'whatsappStatus' | 'unrecognised';
+	'smsDeliveryReport' | 'smsMessage' | 'whatsappMessage' | 'whatsappStatus' | 'unrecognised';
 
 /**
  * messageId: the SMS or WhatsApp message the event is about, or the inbound message's; status: as
  * the service gave it (DELIVRD, delivered); number: the recipient of a report or status, the sender
- * of an inbound message; time: ISO, when the event carried a readable one.
+ * of an inbound message (SMS or WhatsApp); time: ISO, when the event carried a readable one.
  */
 export interface WebhookEvent extends ReportFields {
 	event: WebhookEventKind;
