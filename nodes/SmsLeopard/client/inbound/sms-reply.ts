@@ -7,6 +7,7 @@
  * A record with a delivery status is a report, never a reply, unless the status says "received".
  */
 import { readId, readText, readTime } from '../http/answer-values';
+import { byName, first } from './field-names';
 import type { WebhookEvent } from './report-fields';
 
 type Fields = Record<string, unknown>;
@@ -47,27 +48,6 @@ const TIME_NAMES = [
 const STATUS_NAMES = ['status', 'deliverystatus', 'dlrstatus', 'messagestatus', 'smsstatus'];
 /** The status an inbound message may carry (Twilio SmsStatus "received"). */
 const RECEIVED = /^(received|inbound|incoming|mo)$/i;
-
-function byName(fields: Fields): Map<string, unknown> {
-	const named = new Map<string, unknown>();
-	for (const [key, value] of Object.entries(fields)) {
-		const name = key.toLowerCase().replace(/[_-]/g, '');
-		if (!named.has(name)) named.set(name, value);
-	}
-	return named;
-}
-
-function first<T>(
-	named: Map<string, unknown>,
-	names: string[],
-	read: (raw: unknown) => T | undefined,
-) {
-	for (const name of names) {
-		const value = named.has(name) ? read(named.get(name)) : undefined;
-		if (value !== undefined) return value;
-	}
-	return undefined;
-}
 
 const numberText = (raw: unknown): string | undefined => {
 	const given = typeof raw === 'number' ? String(raw) : readText(raw)?.trim();
