@@ -90,7 +90,7 @@ describe(`examples/${FILE}`, () => {
 		}
 	});
 
-	it('every node is connected: trigger to filter to table to row to the upsert or the visible dead end', () => {
+	it('every node is connected: trigger, filter, table, row, then the upsert (and the removal of a second row two replies at once made) or the visible dead end', () => {
 		const path = (from: string, output = 0) =>
 			workflow.connections[from]?.main[output]?.map((link) => link.node);
 		expect(path('SMSLeopard Trigger')).toEqual(['Opt-Out or Opt-In Word']);
@@ -99,5 +99,9 @@ describe(`examples/${FILE}`, () => {
 		expect(path('Opt-Out Row')).toEqual(['Number Readable?']);
 		expect(path('Number Readable?', 0)).toEqual(['Record Opt-Out']);
 		expect(path('Number Readable?', 1)).toEqual(['Sender Is No Phone Number']);
+		expect(path('Record Opt-Out')).toEqual(['Numbers Written']);
+		expect(path('Numbers Written')).toEqual(['Rows of the Number']);
+		expect(path('Rows of the Number')).toEqual(['Second Rows']);
+		expect(path('Second Rows')).toEqual(['Remove Second Rows']);
 	});
 });
