@@ -42,13 +42,26 @@ export const triggerProperties: INodeProperties[] = [
 		name: 'events',
 		type: 'multiOptions',
 		required: true,
-		default: ['smsDeliveryReport', 'whatsappMessage', 'whatsappStatus', 'unrecognised'],
+		default: [
+			'smsDeliveryReport',
+			'smsMessage',
+			'whatsappMessage',
+			'whatsappStatus',
+			'unrecognised',
+		],
 		options: [
 			{
 				name: 'SMS Delivery Report',
 				value: 'smsDeliveryReport',
 				action: 'On SMS Delivery Report',
 				description: 'Whether an SMS sent with a Delivery Report URL was delivered',
+			},
+			{
+				name: 'SMS Message or Reply',
+				value: 'smsMessage',
+				action: 'On SMS Message or Reply',
+				description:
+					'An SMS a customer sent to your number, where your account posts them (before this option they came as Unrecognised Post, which still lets them in)',
 			},
 			{
 				name: 'Unrecognised Post',
@@ -104,6 +117,15 @@ export const triggerProperties: INodeProperties[] = [
 		default: {},
 		options: [
 			{
+				displayName: 'Default Country Code',
+				name: 'countryCode',
+				type: 'string',
+				default: '254',
+				placeholder: '254',
+				description:
+					"The country of a national number (0 and 9 digits, such as 0712345678) when a message's sender is read into From (Normal Form): 254 is Kenya",
+			},
+			{
 				displayName: 'Drop Repeated Reports',
 				name: 'dropRepeats',
 				type: 'boolean',
@@ -149,6 +171,7 @@ export const triggerProperties: INodeProperties[] = [
 /** The canvas subtitle's words for each event, short and plural: "SMS delivery reports". */
 const SUBTITLE_WORDS: Record<string, string> = {
 	smsDeliveryReport: 'SMS delivery reports',
+	smsMessage: 'SMS messages',
 	whatsappMessage: 'WhatsApp messages',
 	whatsappStatus: 'WhatsApp statuses',
 	unrecognised: 'other posts',

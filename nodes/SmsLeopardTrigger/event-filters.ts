@@ -21,10 +21,19 @@ function statusPasses(event: WebhookEvent, statuses: StatusFilter): boolean {
 	return event.outcome === statuses;
 }
 
+/**
+ * An SMS reply was an unrecognised post before it had its own kind: a trigger saved with
+ * Unrecognised Post chosen keeps receiving it, now named smsMessage, rather than losing it.
+ */
+function kindPasses(event: WebhookEvent, kinds: string[]): boolean {
+	if (kinds.includes(event.event)) return true;
+	return event.event === 'smsMessage' && kinds.includes('unrecognised');
+}
+
 export function keptEvents(events: WebhookEvent[], filters: EventFilters): WebhookEvent[] {
 	return events.filter(
 		(event) =>
-			filters.kinds.includes(event.event) &&
+			kindPasses(event, filters.kinds) &&
 			statusPasses(event, filters.statuses) &&
 			(!filters.dropRepeats ||
 				event.messageId === null ||

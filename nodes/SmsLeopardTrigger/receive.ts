@@ -66,6 +66,7 @@ export async function receive(
 ): Promise<IWebhookResponseData> {
 	const { secret, setIn } = await triggerSecret(context);
 	const options = context.getNodeParameter('options', {}) as {
+		countryCode?: string;
 		dropRepeats?: boolean;
 		secretIn?: SecretPresentation;
 	};
@@ -96,7 +97,7 @@ export async function receive(
 		});
 		return { ...answer, workflowData: [[], [{ json: item }]] };
 	}
-	const events = keptEvents(readWebhookEvents(request.body), {
+	const events = keptEvents(readWebhookEvents(request.body, { countryCode: options.countryCode }), {
 		kinds: context.getNodeParameter('events', []) as string[],
 		statuses: context.getNodeParameter('statuses', 'all') as StatusFilter,
 		dropRepeats: options.dropRepeats !== false,

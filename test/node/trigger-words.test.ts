@@ -27,6 +27,7 @@ describe('the trigger in words', () => {
 		const actions = (events?.options ?? []).map((option) => (option as { action?: string }).action);
 		expect(actions.sort()).toEqual([
 			'On SMS Delivery Report',
+			'On SMS Message or Reply',
 			'On Unrecognised Post',
 			'On WhatsApp Message Status',
 			'On WhatsApp Message or Reply',
@@ -36,7 +37,16 @@ describe('the trigger in words', () => {
 	it.each([
 		[['smsDeliveryReport'], 'SMS delivery reports'],
 		[['whatsappMessage', 'whatsappStatus'], 'WhatsApp messages, WhatsApp statuses'],
-		[['smsDeliveryReport', 'whatsappMessage', 'whatsappStatus', 'unrecognised'], 'All events'],
+		[
+			['smsDeliveryReport', 'smsMessage', 'whatsappMessage', 'whatsappStatus', 'unrecognised'],
+			'All events',
+		],
+		// Every event before SMS replies had their own kind: those posts still come in (as smsMessage).
+		[
+			['smsDeliveryReport', 'whatsappMessage', 'whatsappStatus', 'unrecognised'],
+			'SMS delivery reports, WhatsApp messages, WhatsApp statuses, other posts',
+		],
+		[['smsMessage', 'whatsappMessage'], 'SMS messages, WhatsApp messages'],
 	])('the canvas subtitle for %j reads "%s"', (selected, words) => {
 		expect(subtitleFor(selected)).toBe(words);
 	});

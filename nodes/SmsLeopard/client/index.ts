@@ -7,6 +7,14 @@ export * from './whatsapp/components';
 export * from './whatsapp/media-types';
 export * from './values/phone-number';
 export { numberTextProblem } from './values/number-text';
+export { DEFAULT_COUNTRY_CODE, phoneNormalForm } from './values/phone-normal-form';
+export {
+	OPT_IN_WORDS,
+	OPT_OUT_WORDS,
+	type OptOutChoice,
+	optOutWordForm,
+	optOutWordOf,
+} from './values/opt-out-words';
 export type {
 	MediaRecord,
 	MediaSource,
@@ -83,6 +91,7 @@ export { type FailureEvidence, mayHaveBeenSent, stampSendState } from './http/se
 export { type DeliveryOutcome, isFinalOutcome, outcomeOf } from './inbound/delivery-outcome';
 export type { WebhookEvent, WebhookEventKind } from './inbound/report-fields';
 export { parseWebhookBody, readWebhookEvents } from './inbound/webhook-events';
+export type { OptOutSettings } from './inbound/opt-out-marks';
 export {
 	type SecretPresentation,
 	type SecretVerdict,

@@ -7,6 +7,7 @@
  */
 import { readId, readText, readTime } from '../http/answer-values';
 import { type DeliveryOutcome, outcomeOf } from './delivery-outcome';
+import { byName, first } from './field-names';
 
 type Fields = Record<string, unknown>;
 
@@ -80,29 +81,6 @@ const TIME_NAMES = [
 const STATUS_OBJECT_WORDS = ['groupname', 'name', 'status', 'code'];
 /** A reason that says there was no error (Infobip NO_ERROR, Vonage err-code 0, Gupshup 000). */
 const NO_ERROR = /^(0+|no[\s_-]?error|ok|none)$/i;
-
-/** The record's fields by their compared name (lower case, no `_` or `-`); the first spelling wins. */
-function byName(fields: Fields): Map<string, unknown> {
-	const named = new Map<string, unknown>();
-	for (const [key, value] of Object.entries(fields)) {
-		const name = key.toLowerCase().replace(/[_-]/g, '');
-		if (!named.has(name)) named.set(name, value);
-	}
-	return named;
-}
-
-function first<T>(
-	named: Map<string, unknown>,
-	names: string[],
-	read: (raw: unknown) => T | undefined,
-) {
-	for (const name of names) {
-		if (!named.has(name)) continue;
-		const value = read(named.get(name));
-		if (value !== undefined) return value;
-	}
-	return undefined;
-}
 
 const word = (raw: unknown): string | undefined => {
 	const given = typeof raw === 'number' ? String(raw) : readText(raw);
@@ -203,12 +181,12 @@ export function readReportFields(fields: Fields): ReportFields | undefined {
  * other for it; in a module the trigger loads anyway, so the package ships no file of types alone.
  */
 export type WebhookEventKind =
-	'smsDeliveryReport' | 'whatsappMessage' | 'whatsappStatus' | 'unrecognised';
+	'smsDeliveryReport' | 'smsMessage' | 'whatsappMessage' | 'whatsappStatus' | 'unrecognised';
 
 /**
  * messageId: the SMS or WhatsApp message the event is about, or the inbound message's; status: as
  * the service gave it (DELIVRD, delivered); number: the recipient of a report or status, the sender
- * of an inbound message; time: ISO, when the event carried a readable one.
+ * of an inbound message (SMS or WhatsApp); time: ISO, when the event carried a readable one.
  */
 export interface WebhookEvent extends ReportFields {
 	event: WebhookEventKind;

@@ -8,7 +8,9 @@
  * caller keeps the body as received beside every event.
  */
 import { isMetaBody, metaEvents } from './meta-webhook';
+import { type OptOutSettings, withOptOutMarks } from './opt-out-marks';
 import { readReportFields } from './report-fields';
+import { readSmsReply } from './sms-reply';
 import type { WebhookEvent } from './report-fields';
 
 type Fields = Record<string, unknown>;
@@ -66,7 +68,8 @@ function collect(value: unknown, depth: number, events: WebhookEvent[]): boolean
 		for (const event of meta) events.push(event);
 		return meta.length > 0;
 	}
-	const report = deliveryReport(value);
+	// A reply before a report: Twilio's inbound SMS carries a status ("received") like a report.
+	const report = readSmsReply(value) ?? deliveryReport(value);
 	if (report) {
 		events.push(report);
 		return true;
@@ -78,10 +81,10 @@ function collect(value: unknown, depth: number, events: WebhookEvent[]): boolean
 }
 
 /** Every event a post carries, in its order; one "unrecognised" event when it carries none. */
-export function readWebhookEvents(body: unknown): WebhookEvent[] {
+export function readWebhookEvents(body: unknown, settings: OptOutSettings = {}): WebhookEvent[] {
 	const parsed = parseWebhookBody(body);
 	const events: WebhookEvent[] = [];
-	if (collect(parsed, 0, events)) return events;
+	if (collect(parsed, 0, events)) return events.map((event) => withOptOutMarks(event, settings));
 	return [
 		{
 			event: 'unrecognised',
