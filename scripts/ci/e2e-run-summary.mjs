@@ -30,4 +30,6 @@ for (const run of [...runs].sort((a, b) => b.ms - a.ms).slice(0, 5)) {
 	console.log(`  ${(run.ms / 1000).toFixed(1)} s  n8n ${run.command}  ${run.exit}  ${run.test}`);
 }
 const killed = runs.filter((run) => run.exit.includes('killed'));
-console.log(`killed after complete output (n8n hung on exit): ${killed.length}`);
+console.log(
+	`killed after complete output (n8n hung on exit, or a signal ended it): ${killed.length}`,
+);

@@ -55,3 +55,30 @@ it('a process that prints nothing whole is not cut short by the watch', async ()
 		remove();
 	}
 });
+
+it('a run printed whole, then ended by a signal it was not sent here (exit null): judged by its output', async () => {
+	// Seen twice in one CI run of n8n 1.123.81: the whole successful run printed, then exit null.
+	const { folder, remove } = standIn(
+		`${print} setTimeout(() => process.kill(process.pid, 'SIGKILL'), 50);`,
+	);
+	try {
+		const result = await executeWorkflow(folder, 'w1', { timeoutMs: 60_000 });
+		expect(result).toMatchObject({ ok: true, exitCode: null });
+		expect(result.runData.Send).toHaveLength(1);
+		expect(result.stdout).toContain('"ok": 1');
+	} finally {
+		remove();
+	}
+});
+
+it('a signal before the run was printed whole fails the run', async () => {
+	const { folder, remove } = standIn(
+		`process.stdout.write('{ "partial": '); setTimeout(() => process.kill(process.pid, 'SIGKILL'), 50);`,
+	);
+	try {
+		const result = await executeWorkflow(folder, 'w1', { timeoutMs: 60_000 });
+		expect(result).toMatchObject({ ok: false, exitCode: null });
+	} finally {
+		remove();
+	}
+});
