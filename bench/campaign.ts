@@ -19,7 +19,6 @@
  *   BENCH_KEEP_BATCHES=1     the batch workflow keeps its successful executions (as shipped it keeps
  *                            none), so the results show what each one writes (keptExecutionData)
  */
-import { execFileSync } from 'child_process';
 import { cpus, loadavg, totalmem } from 'os';
 import * as path from 'path';
 
@@ -39,7 +38,7 @@ import { BATCH_SIZE, SMS_PER_REQUEST } from './campaign/workflows';
 import { repeatsFromEnv } from './measure';
 import { type ReplyServer, startReplyServer } from './reply-server';
 import { logSince } from './run-options';
-import { RAW_DIR, type Section, writeJson } from './report';
+import { RAW_DIR, type Section, currentCommit, writeJson } from './report';
 import { CAMPAIGN_WORKER_ENV } from '../test/queue/cluster/campaign-workers';
 
 const CASES: CaseSpec[] = [
@@ -159,21 +158,11 @@ function workerEnvOverride(): Record<string, string> | undefined {
 const workerEnv = (): Record<string, string> => workerEnvOverride() ?? RECOMMENDED_WORKER_ENV;
 const keepBatches = (): boolean => process.env.BENCH_KEEP_BATCHES === '1';
 
-function currentCommit(): string {
-	try {
-		const git = (...args: string[]) => execFileSync('git', args, { encoding: 'utf8' }).trim();
-		const dirty = git('status', '--porcelain', '--untracked-files=no') !== '';
-		return `${git('rev-parse', 'HEAD')}${dirty ? ' (with uncommitted changes)' : ''}`;
-	} catch {
-		return 'unknown';
-	}
-}
-
 /** The campaign's cases, by name, for bench/cases.ts. */
 export const CAMPAIGN_CASES = CASES.map(({ name, label }) => ({ name, label }));
 
 /** Runs the named cases (bench/run.ts: `npm run bench -- campaignTemplate killRerun`). */
-export async function run(names: string[]): Promise<Section> {
+export async function run(names: string[]): Promise<{ section: Section; narrowed: boolean }> {
 	const count = recipientCount();
 	const repeats = repeatsFromEnv(1);
 	const cases = CASES.filter((spec) => names.includes(spec.name));
@@ -246,14 +235,14 @@ export async function run(names: string[]): Promise<Section> {
 		repeats,
 	};
 	const section = printCampaignTable(cases, runs, failures, conditions);
+	// A setting other than the defaults narrows every case's figures; fewer cases only the raw file.
 	const narrowed =
 		count !== DEFAULT_N ||
-		cases.length !== CASES.length ||
 		itemsInParallel() !== undefined ||
 		rpsPerWorker() !== undefined ||
 		workerEnvOverride() !== undefined ||
 		keepBatches();
-	const file = narrowed ? SUBSET_RESULTS : RESULTS;
+	const file = narrowed || cases.length !== CASES.length ? SUBSET_RESULTS : RESULTS;
 	writeJson(file, {
 		generatedAt: new Date().toISOString(),
 		commit: currentCommit(),
@@ -278,7 +267,7 @@ export async function run(names: string[]): Promise<Section> {
 	) {
 		process.exitCode = 1;
 	}
-	return section;
+	return { section, narrowed };
 }
 
 // Ctrl-C or a kill: exiting runs the cluster's exit hook, which kills its n8n processes and

@@ -2,6 +2,7 @@
  * How the results are shown: one plain-text table per benchmark, goals with PASS/MISS, and the same
  * figures as JSON.
  */
+import { execFileSync } from 'child_process';
 import { mkdirSync, writeFileSync } from 'fs';
 import * as path from 'path';
 
@@ -100,4 +101,15 @@ export function writeCaseSummary(summary: CaseSummary, raw?: unknown): string {
 	writeJson(file, summary);
 	if (raw !== undefined) writeJson(path.join(RAW_DIR, name), raw);
 	return file;
+}
+
+/** The commit measured, marked when the work tree differs from it. */
+export function currentCommit(): string {
+	try {
+		const git = (...args: string[]) => execFileSync('git', args, { encoding: 'utf8' }).trim();
+		const dirty = git('status', '--porcelain', '--untracked-files=no') !== '';
+		return `${git('rev-parse', 'HEAD')}${dirty ? ' (with uncommitted changes)' : ''}`;
+	} catch {
+		return 'unknown';
+	}
 }

@@ -10,7 +10,7 @@ import { cpus, totalmem } from 'os';
 import * as path from 'path';
 
 import { type BenchCase, CASES, CASE_SETS, type Runner } from './cases';
-import { RAW_DIR, type Section, writeCaseSummary, writeJson } from './report';
+import { RAW_DIR, type Section, currentCommit, writeCaseSummary, writeJson } from './report';
 
 const started = Date.now();
 
@@ -36,17 +36,6 @@ function parse(args: string[]): { cases: BenchCase[]; rest: string[] } {
 		else throw new Error(`No case "${arg}". The cases:\n${usage()}`);
 	}
 	return { cases: CASES.filter((entry) => names.has(entry.name)), rest };
-}
-
-/** The commit measured, marked when the work tree differs from it. */
-function currentCommit(): string {
-	try {
-		const git = (...args: string[]) => execFileSync('git', args, { encoding: 'utf8' }).trim();
-		const dirty = git('status', '--porcelain', '--untracked-files=no') !== '';
-		return `${git('rev-parse', 'HEAD')}${dirty ? ' (with uncommitted changes)' : ''}`;
-	} catch {
-		return 'unknown';
-	}
 }
 
 const machine = () => ({
@@ -109,10 +98,7 @@ async function runGroup(runner: Runner, cases: BenchCase[], rest: string[], comm
 		});
 	} else if (runner === 'campaign') {
 		const { run, CAMPAIGN_CASES } = await import('./campaign');
-		const section = await run(names);
-		const narrowed = ['BENCH_N', 'BENCH_ITEMS_IN_PARALLEL', 'BENCH_RPS_PER_WORKER']
-			.concat(['BENCH_WORKER_ENV', 'BENCH_KEEP_BATCHES'])
-			.some((name) => process.env[name]);
+		const { section, narrowed } = await run(names);
 		for (const { name, label } of CAMPAIGN_CASES.filter((entry) => names.includes(entry.name))) {
 			const mine = (text: string) => text === label || text.startsWith(`${label}:`);
 			written.push(
