@@ -45,18 +45,26 @@ function hasSsrfProtection(version: string): boolean {
 const downstream = (name: string): WorkflowNode => node(name, 'n8n-nodes-base.noOp', 1, {});
 
 describe.each(selectedVersions())('n8n settings in n8n %s', (version) => {
-	const n8n = useSandboxedN8n(version, tarball, (data) => [
-		{ ...GOOD, type: 'smsLeopardApi', data },
-		{
-			...BY_NAME,
-			type: 'smsLeopardApi',
-			data: {
-				...data,
-				chatUrl: String(data.chatUrl).replace('127.0.0.1', 'localhost'),
-				contactsUrl: String(data.contactsUrl).replace('127.0.0.1', 'localhost'),
+	const n8n = useSandboxedN8n(
+		version,
+		tarball,
+		(data) => [
+			{ ...GOOD, type: 'smsLeopardApi', data },
+			{
+				...BY_NAME,
+				type: 'smsLeopardApi',
+				data: {
+					...data,
+					chatUrl: String(data.chatUrl).replace('127.0.0.1', 'localhost'),
+					contactsUrl: String(data.contactsUrl).replace('127.0.0.1', 'localhost'),
+				},
 			},
-		},
-	]);
+		],
+		{},
+		{},
+		// Its runs set n8n's environment (SSRF protection, proxies), which needs a process per run.
+		{ engine: 'cli' },
+	);
 	const sentTo = () => n8n.sandbox.state.sentMessages.map((message) => message.destination);
 
 	describe('Always Output Data with On Error "Continue (using error output)"', () => {

@@ -1,8 +1,9 @@
 /**
  * What every real-n8n suite sets up per n8n version: a sandbox, a user folder with the packed
  * package and a credential for that sandbox, the sandbox reset before each test, all removed after.
- * `useSandboxedN8n` runs workflows with `n8n execute`; `useServedN8n` runs `n8n start`, for suites
- * that activate workflows and call them on their production URLs.
+ * `useSandboxedN8n` runs workflows from their Manual Trigger in one served n8n per suite (as the
+ * editor's Execute Workflow does), or with `n8n execute` for suites that set n8n's environment per
+ * run; `useServedN8n` serves n8n for suites that activate workflows and call their production URLs.
  */
 import {
 	type CredentialImport,
@@ -17,6 +18,7 @@ import {
 	importWorkflow,
 	prepareUserFolder,
 	removeUserFolder,
+	runOnServer,
 	startN8nServer,
 } from './harness';
 import { type Sandbox, type SandboxHooks, type SandboxOptions, startSandbox } from '../sandbox';
@@ -28,6 +30,15 @@ export interface SandboxedN8n {
 	run(json: WorkflowJson, options?: RunOptions): Promise<ExecuteResult>;
 }
 
+export interface SandboxedN8nOptions {
+	/**
+	 * `served` (default): one `n8n start` per suite, each workflow saved and run through the REST
+	 * API. `cli`: `n8n import:workflow` and `n8n execute` per run, for runs that set n8n's
+	 * environment (RunOptions.env) or measure its memory, which a running server cannot take.
+	 */
+	engine?: 'served' | 'cli';
+}
+
 /** Call inside a describe block: registers its beforeAll, afterAll and beforeEach. */
 export function useSandboxedN8n(
 	version: string,
@@ -35,9 +46,18 @@ export function useSandboxedN8n(
 	credentials: (data: Record<string, unknown>) => CredentialImport[],
 	sandboxOptions: SandboxOptions = {},
 	sandboxHooks: SandboxHooks = {},
+	{ engine = 'served' }: SandboxedN8nOptions = {},
 ): SandboxedN8n {
+	let server: N8nServer | undefined;
+	let rest: N8nRest | undefined;
 	const suite = {
 		async run(json: WorkflowJson, options?: RunOptions) {
+			if (engine === 'served') {
+				if (options?.env || options?.measureMemory || options?.brokerPort)
+					throw new Error('a served n8n takes no per-run environment: use engine "cli"');
+				if (!server || !rest) throw new Error('the served n8n did not start');
+				return await runOnServer(rest, server, json, options?.timeoutMs);
+			}
 			const id = await importWorkflow(suite.folder, json);
 			return await executeWorkflow(suite.folder, id, options);
 		},
@@ -46,10 +66,17 @@ export function useSandboxedN8n(
 	beforeAll(async () => {
 		suite.sandbox = await startSandbox(sandboxOptions, sandboxHooks);
 		suite.folder = await prepareUserFolder({ n8nVersion: version, packageTarball: tarball() });
+		// Imported with their fixed ids (the workflows name them) before n8n serves the folder;
+		// they go to the owner's project, which the REST owner set-up below takes over.
 		await importCredentials(suite.folder, credentials({ ...suite.sandbox.credentialData }));
+		if (engine === 'served') {
+			server = await startN8nServer(suite.folder, { startTimeoutMs: 240_000 });
+			rest = await N8nRest.owner(server.url);
+		}
 	}, 300_000);
 
 	afterAll(async () => {
+		await server?.stop();
 		await suite.sandbox?.stop();
 		if (suite.folder) removeUserFolder(suite.folder);
 	});

@@ -70,6 +70,9 @@ beforeEach(() => {
 const phones = (count: number, prefix: string) =>
 	Array.from({ length: count }, (_, index) => `${prefix}${String(index).padStart(5, '0')}`);
 
+/** How long a webhook post may wait for its answer (the slowest test's execution is about 20 s). */
+const POST_ANSWER_MS = 90_000;
+
 async function post(path: string, body: unknown): Promise<Response> {
 	const init: RequestInit =
 		body instanceof FormData
@@ -79,7 +82,18 @@ async function post(path: string, body: unknown): Promise<Response> {
 					body: JSON.stringify(body),
 					headers: { 'content-type': 'application/json' },
 				};
-	return await fetch(`${cluster.mainUrl}/webhook/${path}`, init);
+	// A post whose answer never comes fails here, naming itself, instead of hanging the suite until
+	// jest's timeout (seen once in CI: a "Respond: When Last Node Finishes" answer in queue mode).
+	try {
+		return await fetch(`${cluster.mainUrl}/webhook/${path}`, {
+			...init,
+			signal: AbortSignal.timeout(POST_ANSWER_MS),
+		});
+	} catch (error) {
+		throw new Error(
+			`POST /webhook/${path} ${JSON.stringify(body instanceof FormData ? 'form data' : body)}: no answer within ${POST_ANSWER_MS} ms (${(error as Error).message})`,
+		);
+	}
 }
 
 /** Which process ran each execution, from the "Worker started execution N" log lines. */
@@ -275,7 +289,9 @@ it('Continue (using error output) on a worker: 3 sent, the 2 invalid on the erro
 
 it('one-send executions over both workers: each worker lists at most once, then one request per send', async () => {
 	// One recipient per execution, a webhook per sign-up; the listings are kept per worker process.
-	const id = await rest.activateWorkflow(bulkSendWorkflow(good, 'one-send'));
+	// Answered on receipt: the executions are counted below, so the test does not hang on n8n
+	// handing a worker's last-node answer back to the main for each of 31 posts.
+	const id = await rest.activateWorkflow(bulkSendWorkflow(good, 'one-send', 'onReceived'));
 	// The first send, once the main has registered the webhook: it must have been taken (200), or
 	// the 31 executions counted below would be 30 and the wait for them would run out instead.
 	let first = 404;

@@ -7,3 +7,4 @@ export * from './n8n-server';
 export * from './pack';
 export * from './n8n-owner';
 export * from './n8n-rest';
+export * from './run-on-server';

@@ -117,7 +117,10 @@ let runCounter = 0;
  * With E2E_RUN_LOG set (.ci/run sets it), each n8n command's time and exit go to that file, one line
  * each, so a slow suite shows whether n8n's commands got slower or fewer of them end well.
  */
-function logRun(command: string | undefined, result: CliResult): void {
+export function logRun(
+	command: string | undefined,
+	result: Pick<CliResult, 'durationMs' | 'exitCode' | 'killedAfterDone' | 'signal'>,
+): void {
 	const file = process.env.E2E_RUN_LOG;
 	if (!file) return;
 	const test = expect.getState?.().currentTestName ?? '';

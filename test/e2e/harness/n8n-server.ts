@@ -10,6 +10,8 @@ export interface N8nServer {
 	pid: number | undefined;
 	/** Everything it printed so far, for a failing test's message. */
 	logs(): string;
+	/** False once the process has exited. */
+	alive(): boolean;
 	/** SIGTERM (n8n stops its task runner too), SIGKILL if still alive after the grace time. */
 	stop(graceMs?: number): Promise<void>;
 }
@@ -94,7 +96,8 @@ export async function startN8nServer(
 	const deadline = Date.now() + (options.startTimeoutMs ?? 90_000);
 	while (Date.now() < deadline) {
 		if (!alive) throw new Error(`n8n start exited before it was healthy:\n${output}`);
-		if (await isReady(url)) return { url, pid: child.pid, logs: () => output, stop };
+		if (await isReady(url))
+			return { url, pid: child.pid, logs: () => output, alive: () => alive, stop };
 		await new Promise((resolve) => setTimeout(resolve, 250));
 	}
 	await stop();
