@@ -214,6 +214,11 @@ describe.each(selectedVersions().filter((version) => !version.startsWith('1.')))
 			for (const phone of failed) expect(fallbackOf(phone)).toEqual([`sent ${smsIds.get(phone)}`]);
 			for (const phone of optedOut) expect(fallbackOf(phone)).toEqual(['not sent (opted out)']);
 			expect(fallbackOf('+254796000301')).toEqual([null]);
+			// Each SMS is a row of the deliveries like the campaign's own messages, for its reports.
+			const smsRows = rows.filter((row) => row.campaign === 'fb' && row.batch === 'sms fallback');
+			expect(
+				smsRows.map((row) => [row.phone, row.messageId, row.channel, row.status, row.rank]).sort(),
+			).toEqual(failed.map((phone) => [phone, smsIds.get(phone), 'sms', 'accepted', 0]).sort());
 			expect(fallbackOf('+254796000307')).toEqual(['maybe sent']);
 
 			// A third run finds nobody new: nothing sent, the opted-out tried again and skipped again.

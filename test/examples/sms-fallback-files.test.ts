@@ -115,6 +115,13 @@ describe('examples/campaign-sms-fallback.json', () => {
 		expect(next('Anyone to Send?', 0)).toEqual(['Send SMS']);
 		expect(next('Anyone to Send?', 1)).toEqual(['Fallback Outcomes']);
 		expect(next('Send SMS')).toEqual(['Fallback Outcomes']);
+		// Each SMS sent is recorded as a deliveries row of its own (channel sms), never claimed.
+		expect(next('Fallback Outcomes')).toEqual(['Record Fallback', 'SMS Messages']);
+		expect(next('SMS Messages')).toEqual(['Record SMS Messages']);
+		expect(byName(workflow, 'Record SMS Messages').parameters).toMatchObject({
+			operation: 'insert',
+			dataTableId: { value: 'smsleopard_deliveries' },
+		});
 		expect(byName(workflow, 'Record Fallback').parameters).toMatchObject({
 			operation: 'update',
 			filters: {
@@ -188,5 +195,26 @@ describe('examples/campaign-sms-fallback.json', () => {
 			[2, 'maybe sent'],
 			[3, 'maybe sent'],
 		]);
+	});
+
+	it('Fallback Summary counts per person and fails the run, saying why, when the opt-out list was not read', () => {
+		const summary = (outcomes: Array<Record<string, unknown>>) =>
+			runExampleCode(SMS_FALLBACK, 'Fallback Summary', {
+				'Check Settings': [{ json: { campaign: 'spring' } }],
+				'Fallback Outcomes': outcomes.map((json) => ({ json })),
+				'Send SMS': [{ json: { summary: true, cost: 1.8 } }],
+			})[0].json;
+		expect(
+			summary([
+				{ rowId: 1, phone: '+254712000001', fallback: 'sent a', sent: true },
+				{ rowId: 2, phone: '+254712000001', fallback: 'sent a', sent: true },
+				{ rowId: 3, phone: '+254712000002', fallback: 'maybe sent' },
+				{ rowId: 4, phone: '+254712000003', fallback: 'not sent (refused)' },
+				{ rowId: 5, phone: '+254712000004', fallback: 'not sent (opted out)' },
+			]),
+		).toMatchObject({ tried: 4, sent: 1, maybeSent: 1, notSent: 1, optedOut: 1, cost: 1.8 });
+		expect(() =>
+			summary([{ rowId: 1, phone: '+254712000001', fallback: 'not sent (opt-out list not read)' }]),
+		).toThrow(/opt-out list \(smsleopard_opt_outs\) could not be read: nobody was sent/);
 	});
 });
