@@ -29,6 +29,7 @@ type Items = Array<{ json: Record<string, unknown> }>;
 
 export const CAMPAIGN = 'campaign-100000-recipients.json';
 export const BATCHES = ['campaign-batch-whatsapp-template.json', 'campaign-batch-sms.json'];
+export const SMS_FALLBACK = 'campaign-sms-fallback.json';
 export const readExample = (file: string) => readFileSync(path.join(EXAMPLES_DIR, file), 'utf8');
 export const parseExample = (file: string) => JSON.parse(readExample(file)) as ExampleWorkflow;
 export const byName = (workflow: ExampleWorkflow, name: string) => {
@@ -135,3 +136,28 @@ export const peopleOf = (count: number, from = 0) =>
 		name: `Person ${from + index}`,
 		city: 'Nairobi',
 	}));
+
+/**
+ * The SMS fallback's People to Send right after Rows Won read `rows` (its claimed deliveries) and
+ * Read Opt-Outs read `optOuts`: the people it hands to Send SMS.
+ */
+export function runFallbackPeople(
+	rows: Array<Record<string, unknown>>,
+	optOuts: OptOutRow[],
+	readOutput?: Items,
+): Items {
+	return runCode(codeOf(SMS_FALLBACK, 'People to Send'), {
+		'Rows Won': rows.length > 0 ? rows.map((json) => ({ json })) : [{ json: {} }],
+		'Read Opt-Outs':
+			readOutput ??
+			(optOuts.length > 0 ? optOuts.map((json) => ({ json: { ...json } })) : [{ json: {} }]),
+	});
+}
+
+/** Any Code node of an example, run with the outputs of the nodes it reads (see runCode). */
+export const runExampleCode = (
+	file: string,
+	node: string,
+	outputs: Record<string, Items>,
+	input: Items = [],
+): Items => runCode(codeOf(file, node), outputs, input);

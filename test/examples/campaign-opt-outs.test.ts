@@ -18,11 +18,13 @@ import {
 	peopleOf,
 	runBatchRecipients,
 	runPlan,
+	SMS_FALLBACK,
 } from './campaign-code';
 
 const COPIES: Array<[string, string]> = [
 	[CAMPAIGN, 'Plan Batches'],
 	...BATCHES.map((file): [string, string] => [file, 'One Item per Recipient']),
+	[SMS_FALLBACK, 'People to Send'],
 ];
 const out = (phone: string, at = '2026-11-01T10:00:00.000Z'): OptOutRow => ({
 	phone,
@@ -51,9 +53,10 @@ const anyWrittenNumber = fc.oneof(
 describe.each(COPIES)("the normal form's copy in %s > %s", (file, node) => {
 	const normalForm = normalFormIn(file, node);
 
-	it("writes the contract's four forms of one number as +254712345678", () => {
-		for (const written of ['0712 345 678', '+254712345678', '254712345678', '00254712345678'])
+	it("writes the contract's international forms as +254712345678, and a national one without assuming a country", () => {
+		for (const written of ['+254712345678', '254712345678', '00254712345678'])
 			expect([written, normalForm(written)]).toEqual([written, '+254712345678']);
+		expect(normalForm('0712 345 678')).toBe('0712345678');
 		expect(normalForm('+44 20 7946 0958')).toBe('+442079460958');
 		expect(normalForm('0044 20 7946 0958')).toBe('+442079460958');
 		expect(normalForm('(+254) 712-345-678')).toBe('+254712345678');
@@ -81,7 +84,7 @@ describe.each(COPIES)("the normal form's copy in %s > %s", (file, node) => {
 				separator,
 				(subscriber, prefix, sep) => {
 					const written = `${prefix}${subscriber.slice(0, 3)}${sep}${subscriber.slice(3, 6)}${sep}${subscriber.slice(6)}`;
-					expect(normalForm(written)).toBe(`+254${subscriber}`);
+					expect(normalForm(written)).toBe(prefix === '0' ? `0${subscriber}` : `+254${subscriber}`);
 				},
 			),
 			{ numRuns: 300 },

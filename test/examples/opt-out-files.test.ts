@@ -1,8 +1,8 @@
 /**
  * examples/opt-outs-from-replies.json as a marketer imports it: what every example must be
  * (credential by name, no secret or address, a note saying what to change) and what makes it the
- * opt-out list of docs/opt-outs.md: the table and its five columns, one row per number (an upsert
- * on phone), and no word list of its own (the trigger's optOut decides).
+ * opt-out list of docs/opt-outs.md: the table and its five columns, one row per number (a row per
+ * reply, then the rows of earlier messages removed), and no word list of its own (the trigger's optOut decides).
  * test/e2e/opt-outs.e2e.test.ts runs this very file in real n8n.
  */
 import { readFileSync } from 'fs';
@@ -56,7 +56,7 @@ describe(`examples/${FILE}`, () => {
 			expect(node.credentials).toBeUndefined();
 	});
 
-	it('creates smsleopard_opt_outs with the five text columns if missing, and upserts one row per phone', () => {
+	it('creates smsleopard_opt_outs with the five text columns if missing, and adds a row per reply (Older Rows then keeps one per phone)', () => {
 		const tableNodes = byType('n8n-nodes-base.dataTable');
 		const create = tableNodes.find((node) => node.parameters.operation === 'create');
 		expect(create?.typeVersion).toBe(1.1);
@@ -65,12 +65,11 @@ describe(`examples/${FILE}`, () => {
 			columns: { column: COLUMNS.map((name) => ({ name, type: 'string' })) },
 			options: { createIfNotExists: true },
 		});
-		const upsert = tableNodes.find((node) => node.parameters.operation === 'upsert');
-		expect(upsert?.parameters).toMatchObject({
+		const insert = tableNodes.find((node) => node.parameters.operation === 'insert');
+		expect(insert?.parameters).toMatchObject({
 			dataTableId: { mode: 'name', value: 'smsleopard_opt_outs' },
-			filters: { conditions: [{ keyName: 'phone', condition: 'eq' }] },
 		});
-		const written = (upsert?.parameters.columns as { value: Record<string, string> }).value;
+		const written = (insert?.parameters.columns as { value: Record<string, string> }).value;
 		expect(Object.keys(written).sort()).toEqual([...COLUMNS].sort());
 	});
 
@@ -90,7 +89,7 @@ describe(`examples/${FILE}`, () => {
 		}
 	});
 
-	it('every node is connected: trigger, filter, table, row, then the upsert (and the removal of a second row two replies at once made) or the visible dead end', () => {
+	it('every node is connected: trigger, filter, table, row, then the insert (and the removal of the rows of earlier messages) or the visible dead end', () => {
 		const path = (from: string, output = 0) =>
 			workflow.connections[from]?.main[output]?.map((link) => link.node);
 		expect(path('SMSLeopard Trigger')).toEqual(['Opt-Out or Opt-In Word']);
@@ -101,7 +100,7 @@ describe(`examples/${FILE}`, () => {
 		expect(path('Number Readable?', 1)).toEqual(['Sender Is No Phone Number']);
 		expect(path('Record Opt-Out')).toEqual(['Numbers Written']);
 		expect(path('Numbers Written')).toEqual(['Rows of the Number']);
-		expect(path('Rows of the Number')).toEqual(['Second Rows']);
-		expect(path('Second Rows')).toEqual(['Remove Second Rows']);
+		expect(path('Rows of the Number')).toEqual(['Older Rows']);
+		expect(path('Older Rows')).toEqual(['Remove Older Rows']);
 	});
 });

@@ -1,8 +1,9 @@
 /**
  * The opt-out example in queue mode (Postgres, a main and two workers): replies that arrive at once
- * run on both workers, and the table must still hold one row per number. n8n's upsert is an
- * update, then an insert when nothing was updated, in one transaction; Postgres does not serialize
- * two of them, so this is where two first STOPs from one number could each insert.
+ * run on both workers, and the table must still hold one row per number, the one of the number's
+ * latest message by its own time. Each reply inserts a row and then removes the rows of older
+ * messages after reading the number's rows (Postgres gives ids before commit, so this is where the
+ * order of steps is least like arrival).
  */
 import { readFileSync } from 'fs';
 import path from 'path';
@@ -67,22 +68,15 @@ async function rows(): Promise<Array<{ phone: string; status: string }>> {
 	).data;
 }
 
-const reply = (from: string, message: string, id: string) =>
+const reply = (from: string, message: string, id: string, time?: string) =>
 	fetch(url, {
 		method: 'POST',
 		headers: { 'content-type': 'application/json', 'x-status-secret': SECRET },
-		body: JSON.stringify({ id, from, message }),
+		body: JSON.stringify({ id, from, message, ...(time ? { time } : {}) }),
 	});
 
-it('five first STOPs from each of ten numbers at once, on two workers: one row per number', async () => {
-	// The table first, so the race is the upsert's alone.
-	expect((await reply('+254712000900', 'STOP', 'warm-up')).status).toBe(200);
-	for (let wait = 0; wait < 100 && (await rows()).length === 0; wait++)
-		await new Promise((resolve) => setTimeout(resolve, 300));
-	const numbers = Array.from({ length: 10 }, (_, index) => `+2547120009${String(10 + index)}`);
-	const posts = numbers.flatMap((number) =>
-		Array.from({ length: 5 }, (_, copy) => reply(number, 'Stop', `${number}-${copy}`)),
-	);
+/** The rows once every post was answered 200, each number has a row and 5 s more have passed. */
+async function rowsOnceAnswered(posts: Array<Promise<Response>>, numbers: string[]) {
 	expect(new Set((await Promise.all(posts)).map((answer) => answer.status))).toEqual(
 		new Set([200]),
 	);
@@ -93,7 +87,40 @@ it('five first STOPs from each of ten numbers at once, on two workers: one row p
 		found = await rows();
 	}
 	await new Promise((resolve) => setTimeout(resolve, 5000));
-	found = await rows();
+	return await rows();
+}
+
+it('five first STOPs from each of ten numbers at once, on two workers: one row per number', async () => {
+	// The table first, so the race is the rows' alone.
+	expect((await reply('+254712000900', 'STOP', 'warm-up')).status).toBe(200);
+	for (let wait = 0; wait < 100 && (await rows()).length === 0; wait++)
+		await new Promise((resolve) => setTimeout(resolve, 300));
+	const numbers = Array.from({ length: 10 }, (_, index) => `+2547120009${String(10 + index)}`);
+	const posts = numbers.flatMap((number) =>
+		Array.from({ length: 5 }, (_, copy) => reply(number, 'Stop', `${number}-${copy}`)),
+	);
+	const found = await rowsOnceAnswered(posts, numbers);
 	const perNumber = numbers.map((number) => found.filter((row) => row.phone === number).length);
 	expect(perNumber).toEqual(numbers.map(() => 1));
+});
+
+it('a STOP and a START of ten numbers posted at once, each pair in either order: every row ends with the later message by its time', async () => {
+	const numbers = Array.from({ length: 10 }, (_, index) => `+2547120008${String(10 + index)}`);
+	// Even numbers: START sent last (posted first); odd numbers: STOP sent last (posted first).
+	const posts = numbers.flatMap((number, index) => {
+		const startLater = index % 2 === 0;
+		const [startAt, stopAt] = startLater
+			? ['2026-11-29T10:00:02Z', '2026-11-29T10:00:01Z']
+			: ['2026-11-29T10:00:01Z', '2026-11-29T10:00:02Z'];
+		const later = startLater ? ['START', startAt] : ['STOP', stopAt];
+		const earlier = startLater ? ['STOP', stopAt] : ['START', startAt];
+		return [
+			reply(number, later[0], `${number}-later`, later[1]),
+			reply(number, earlier[0], `${number}-earlier`, earlier[1]),
+		];
+	});
+	const found = await rowsOnceAnswered(posts, numbers);
+	expect(
+		numbers.map((number) => found.filter((row) => row.phone === number).map((row) => row.status)),
+	).toEqual(numbers.map((_, index) => [index % 2 === 0 ? 'opted in' : 'opted out']));
 });
