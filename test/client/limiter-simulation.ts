@@ -197,6 +197,7 @@ export async function simulate(sim: Simulation): Promise<SimulationResult> {
 							parallelCalls,
 							now: () => clock.now,
 						}),
+					{ share: sim.requestsPerSecond ?? 0, limit: sim.requestsPerSecond ?? 0 },
 				)
 			: undefined;
 		return new ApiCaller({
