@@ -34,6 +34,15 @@ export const requestOptionsField: INodeProperties = {
 	default: {},
 	options: [
 		{
+			displayName: 'Executions Sharing the Limit',
+			name: 'sharedBy',
+			type: 'number',
+			default: 1,
+			typeOptions: { minValue: 1, maxValue: MAX_SHARED_BY },
+			description:
+				"How many executions send with this account at the same time, this one included, such as a campaign's batches in progress on every worker (the shipped batch workflow reads them from its data table). This execution then sends at Max Requests per Second divided by it, and executions in the same n8n process add their shares back up, never beyond Max Requests per Second. Only used with Max Requests per Second set.",
+		},
+		{
 			displayName: 'Include Raw Answer',
 			name: 'includeRawAnswer',
 			type: 'boolean',
@@ -67,15 +76,6 @@ export const requestOptionsField: INodeProperties = {
 			typeOptions: { minValue: 0 },
 			description:
 				"Never send faster than this; 0 means no limit, otherwise at least 0.001 (one request every 1,000 seconds). Set it a few percent below your account's limit. Without it, the node finds the limit itself: it slows down on each 429 and speeds up again after quiet periods.",
-		},
-		{
-			displayName: 'Executions Sharing the Limit',
-			name: 'sharedBy',
-			type: 'number',
-			default: 1,
-			typeOptions: { minValue: 1, maxValue: MAX_SHARED_BY },
-			description:
-				"How many executions send with this account at the same time, this one included, such as a campaign's batches in progress on every worker (the shipped batch workflow reads them from its data table). This execution then sends at Max Requests per Second divided by it, and executions in the same n8n process add their shares back up, never beyond Max Requests per Second. Only used with Max Requests per Second set.",
 		},
 		{
 			displayName: 'Max Wait on Rate Limit (Seconds)',
