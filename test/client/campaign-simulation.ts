@@ -2,15 +2,13 @@
 // queue, one at a time (`--concurrency=1`), each batch an execution that joins its process's account
 // pacer (account-pacers.ts), sends its items through the client's real ApiCaller and leaves; a
 // worker can die mid-batch. The same code as in n8n, against a sandbox limiter model.
-import { z } from 'zod';
-
 import { AccountPacers } from '../../nodes/SmsLeopard/client/http/account-pacers';
 import { ApiCaller } from '../../nodes/SmsLeopard/client/http/api-caller';
 import { Pacer } from '../../nodes/SmsLeopard/client/http/pacing';
 import { DEFAULT_RETRY } from '../../nodes/SmsLeopard/client/http/retry';
 import type { Transport } from '../../nodes/SmsLeopard/client/http/transport';
 import { Limiter, type LimiterSettings } from '../sandbox/limiters';
-import { VirtualClock, seededRandom } from './limiter-simulation';
+import { VirtualClock, seededRandom, sentItem } from './limiter-simulation';
 
 export interface CampaignSimulation {
 	limiter: LimiterSettings;
@@ -61,8 +59,6 @@ export interface CampaignResult {
 	/** Batches each worker sent. */
 	batchesOf: number[];
 }
-
-const sendAnswer = z.object({ id: z.number() });
 
 export async function simulateCampaign(sim: CampaignSimulation): Promise<CampaignResult> {
 	const clock = new VirtualClock(sim.startAt ?? 0, sim.timerLateMs ?? 0, sim.timerJitterMs ?? 0);
@@ -138,18 +134,7 @@ export async function simulateCampaign(sim: CampaignSimulation): Promise<Campaig
 			while (next < end) {
 				if (dead(worker)) return;
 				const item = next++;
-				try {
-					await caller.call({
-						operation: 'Send template',
-						host: 'chat',
-						method: 'POST',
-						path: `/send/${item}`,
-						idempotent: false,
-						response: sendAnswer,
-					});
-				} catch {
-					failed += 1;
-				}
+				if (!(await sentItem(caller, item))) failed += 1;
 			}
 		};
 		await Promise.all(Array.from({ length: sim.parallel }, slot));
