@@ -10,12 +10,15 @@
  *   BENCH_N        recipients per case (default 100000; 5000 proves the harness in minutes)
  *   BENCH_REPEATS  runs per case (default 1: a long bench); figures show median (min–max) when > 1
  *   BENCH_ITEMS_IN_PARALLEL  the node's Items in Parallel instead of the shipped batch's (20)
- *   BENCH_RPS_PER_WORKER     Max Requests per Second per worker instead of 0.98 x limit / workers;
- *                            0: none, the node finds the limit by meeting it
- *                            (an experiment: what the pipeline does when the pace is met)
+ *   BENCH_RPS                The batch's Max Requests per Second instead of 0.98 x the limit
+ *                            (shared by the batches sending; the HTTP Request twin splits it over
+ *                            the workers); 0: none, the node finds the limit by meeting it
  *   BENCH_WORKER_ENV         a JSON object added to every worker's environment instead of the README's
  *                            recommended memory settings (RECOMMENDED_WORKER_ENV); '{}' runs the
  *                            workers with n8n's defaults; the results' conditions name it
+ *   BENCH_KILL_REPLACEMENT=1 the kill case starts a replacement worker at once and checks for
+ *                            stalled jobs every 5 s (the bench before issue 53; the README's set-up
+ *                            has neither)
  *   BENCH_KEEP_BATCHES=1     the batch workflow keeps its successful executions (as shipped it keeps
  *                            none), so the results show what each one writes (keptExecutionData)
  */
@@ -101,6 +104,15 @@ const CASES: CaseSpec[] = [
 		workers: 2,
 		kill: true,
 	},
+	{
+		name: 'fiveInARow',
+		label: 'five template campaigns in a row, same workers',
+		kind: 'template',
+		shape: 'campaign',
+		sender: 'node',
+		workers: 2,
+		inARow: 5,
+	},
 ];
 
 // Every run and timeline: raw data, out of git; bench/run.ts writes each case's summary.
@@ -134,7 +146,7 @@ function wholeFromEnv(name: string, max: number, min = 1): number | undefined {
 
 const itemsInParallel = () => wholeFromEnv('BENCH_ITEMS_IN_PARALLEL', 200);
 // 0: no Max Requests per Second at all, the node finding the limit by its 429s.
-const rpsPerWorker = () => wholeFromEnv('BENCH_RPS_PER_WORKER', 10_000, 0);
+const accountRps = () => wholeFromEnv('BENCH_RPS', 10_000, 0);
 
 /** The workers' memory settings the docs recommend for campaigns. */
 const RECOMMENDED_WORKER_ENV: Record<string, string> = { ...CAMPAIGN_WORKER_ENV };
@@ -157,6 +169,7 @@ function workerEnvOverride(): Record<string, string> | undefined {
 
 const workerEnv = (): Record<string, string> => workerEnvOverride() ?? RECOMMENDED_WORKER_ENV;
 const keepBatches = (): boolean => process.env.BENCH_KEEP_BATCHES === '1';
+const killReplacement = (): boolean => process.env.BENCH_KILL_REPLACEMENT === '1';
 
 /** The campaign's cases, by name, for bench/cases.ts. */
 export const CAMPAIGN_CASES = CASES.map(({ name, label }) => ({ name, label }));
@@ -185,9 +198,10 @@ export async function run(names: string[]): Promise<{ section: Section; narrowed
 			credentialData: { ...sandbox.credentialData },
 			apiKey: { user: apiKey, password: apiSecret },
 			itemsInParallel: itemsInParallel(),
-			rpsPerProcess: rpsPerWorker(),
+			accountRps: accountRps(),
 			workerEnv: workerEnv(),
 			keepBatches: keepBatches(),
+			killReplacement: killReplacement(),
 			log,
 		};
 		for (let repeat = 1; repeat <= repeats; repeat++) {
@@ -219,12 +233,12 @@ export async function run(names: string[]): Promise<{ section: Section; narrowed
 		batchSize: BATCH_SIZE,
 		latencyMs: LATENCY_MS,
 		limit: `${LIMIT_PER_SECOND} requests per second per host (sliding 1 s window), 429 beyond; it counts requests: a template send is one request, an SMS request carries up to ${SMS_PER_REQUEST} recipients, so ${count.toLocaleString('en')} SMS are ${Math.ceil(count / SMS_PER_REQUEST).toLocaleString('en')} requests and the limit does not bind them`,
-		maxRequestsPerSecond: `${LIMIT_SHARE} x the limit, split over the workers (2 workers: ${Math.floor((LIMIT_PER_SECOND * LIMIT_SHARE) / 2)} each)`,
+		maxRequestsPerSecond: `${Math.floor(LIMIT_PER_SECOND * LIMIT_SHARE)} (${LIMIT_SHARE} x the limit), shared by the batches sending (Executions Sharing the Limit, from the record); the HTTP Request twin splits it over the workers`,
 		itemsInParallel: itemsInParallel() ?? 'as shipped',
-		...(rpsPerWorker() !== undefined
+		...(accountRps() !== undefined
 			? {
 					maxRequestsPerSecondOverride:
-						rpsPerWorker() === 0 ? 'none (found by 429s)' : `${rpsPerWorker()} per worker`,
+						accountRps() === 0 ? 'none (found by 429s)' : `${accountRps()} (BENCH_RPS)`,
 				}
 			: {}),
 		workerEnv:
@@ -232,6 +246,9 @@ export async function run(names: string[]): Promise<{ section: Section; narrowed
 				? "none (n8n's defaults)"
 				: `${JSON.stringify(workerEnv())}${workerEnvOverride() === undefined ? " (the README's recommendation)" : ''}`,
 		...(keepBatches() ? { batchExecutions: 'kept (BENCH_KEEP_BATCHES=1)' } : {}),
+		killCase: killReplacement()
+			? 'a replacement worker at once, stalled-job checks every 5 s (BENCH_KILL_REPLACEMENT=1)'
+			: "no replacement, n8n's default stalled-job checks (the README's set-up)",
 		repeats,
 	};
 	const section = printCampaignTable(cases, runs, failures, conditions);
@@ -239,9 +256,10 @@ export async function run(names: string[]): Promise<{ section: Section; narrowed
 	const narrowed =
 		count !== DEFAULT_N ||
 		itemsInParallel() !== undefined ||
-		rpsPerWorker() !== undefined ||
+		accountRps() !== undefined ||
 		workerEnvOverride() !== undefined ||
-		keepBatches();
+		keepBatches() ||
+		killReplacement();
 	const file = narrowed || cases.length !== CASES.length ? SUBSET_RESULTS : RESULTS;
 	writeJson(file, {
 		generatedAt: new Date().toISOString(),

@@ -49,7 +49,14 @@ export const CASES: BenchCase[] = [
 	campaign('oneExecutionSms', '100,000 SMS as one execution on one worker'),
 	campaign('httpTemplate', "the campaign's batches through the HTTP Request node (template)"),
 	campaign('httpSms', "the campaign's batches through the HTTP Request node (SMS, 100 a request)"),
-	campaign('killRerun', 'the campaign with a worker SIGKILLed mid-batch, then run again'),
+	campaign(
+		'killRerun',
+		'the campaign with a worker SIGKILLed mid-batch, no replacement, then run again',
+	),
+	campaign(
+		'fiveInARow',
+		'five template campaigns in a row on the same workers: peak memory per campaign',
+	),
 	{
 		name: 'pacing',
 		runner: 'pacing',

@@ -17,7 +17,7 @@ const started = Date.now();
 function usage(): string {
 	const width = Math.max(...CASES.map((entry) => entry.name.length));
 	return [
-		'npm run bench -- <case> [<case> ...]',
+		'npm run bench -- <case> [<case> ...] [--runs N]',
 		'',
 		...CASES.map((entry) => `  ${entry.name.padEnd(width)}  ${entry.what}`),
 		'',
@@ -25,12 +25,23 @@ function usage(): string {
 	].join('\n');
 }
 
-/** The cases asked for, sets expanded, each once, in the registry's order; the rest are arguments. */
+/**
+ * The cases asked for, sets expanded, each once, in the registry's order; the rest are arguments.
+ * `--runs N` repeats each case N times (BENCH_REPEATS), its figures then shown with their spread.
+ */
 function parse(args: string[]): { cases: BenchCase[]; rest: string[] } {
 	const names = new Set<string>();
 	const rest: string[] = [];
-	for (const arg of args) {
-		if (CASE_SETS[arg]) CASE_SETS[arg].forEach((name) => names.add(name));
+	for (let index = 0; index < args.length; index++) {
+		const arg = args[index];
+		if (arg === '--runs') {
+			const runs = Number(args[++index]);
+			if (!Number.isInteger(runs) || runs < 1 || runs > 10)
+				throw new Error(
+					`--runs needs a whole number from 1 to 10, got ${args[index] ?? 'nothing'}`,
+				);
+			process.env.BENCH_REPEATS = String(runs);
+		} else if (CASE_SETS[arg]) CASE_SETS[arg].forEach((name) => names.add(name));
 		else if (CASES.some((entry) => entry.name === arg)) names.add(arg);
 		else if (names.has('profile') && !arg.startsWith('-')) rest.push(arg);
 		else throw new Error(`No case "${arg}". The cases:\n${usage()}`);

@@ -2,9 +2,11 @@
  * One measured case on a fresh cluster: publish the workflows, POST the campaign (or the one big
  * execution), wait until every execution settled, then read what the reply server counted, what
  * Postgres grew by and what each worker's process group peaked at. The kill case SIGKILLs a worker's
- * group once LIMIT_KILL_SHARE of the sends went out, starts a replacement, lets the campaign settle,
- * then runs the campaign again and checks everyone was sent exactly once apart from at most one
- * batch recorded as maybe sent.
+ * group once KILL_AT_SHARE of the sends went out and, as the README's set-up has none, starts no
+ * replacement and keeps n8n's own stalled-job checks (BENCH_KILL_REPLACEMENT=1: a replacement at once
+ * and checks every 5 s, the bench before issue 53), lets the campaign settle, then runs the
+ * campaign again and checks everyone was sent exactly once apart from at most one batch recorded as
+ * maybe sent.
  */
 import { readFileSync } from 'fs';
 import { loadavg } from 'os';
@@ -46,7 +48,7 @@ import {
 
 export const LIMIT_PER_SECOND = 500;
 export const LATENCY_MS = 20;
-/** Max Requests per Second: this share of the limit, split over the workers. */
+/** Max Requests per Second: this share of the limit, shared by the batches sending (not split). */
 export const LIMIT_SHARE = 0.98;
 /**
  * The kill case kills a worker once this share of the recipients was sent, plus half a batch: both
@@ -68,6 +70,22 @@ export interface CaseSpec {
 	 * second-campaign.ts): its growth is the steady one.
 	 */
 	again?: boolean;
+	/**
+	 * Campaigns in a row on the same workers, none restarted (as on a real server): each one's peak
+	 * memory per worker and the main's, so memory that creeps from campaign to campaign shows.
+	 */
+	inARow?: number;
+}
+
+/** One campaign of a case run several in a row (`inARow`). */
+export interface CampaignInARow {
+	campaign: number;
+	wallS: number;
+	sent: number;
+	doubled: number;
+	refused429: number;
+	/** Peak RSS of each worker's process group and the main's, in MB, during this campaign. */
+	peaksMb: Record<string, number>;
 }
 
 export interface Shared {
@@ -78,17 +96,25 @@ export interface Shared {
 	apiKey: { user: string; password: string };
 	/** Items in Parallel for this node instead of the shipped batch's, when set. */
 	itemsInParallel?: number;
-	/** Max Requests per Second per n8n process instead of the limit's share, when set. */
-	rpsPerProcess?: number;
+	/** The batch's Max Requests per Second instead of LIMIT_SHARE x the limit, when set. */
+	accountRps?: number;
 	/** Added to every worker's environment (BENCH_WORKER_ENV), when set. */
 	workerEnv?: Record<string, string>;
 	/** The batch workflow keeps its successful executions (BENCH_KEEP_BATCHES=1). */
 	keepBatches?: boolean;
+	/** The kill case starts a replacement worker and shortens the stalled-job checks. */
+	killReplacement?: boolean;
 	log(message: string): void;
 }
 
 export interface KillOutcome {
 	sentAtKill: number;
+	/** A replacement worker started at once, with stalled-job checks every 5 s (not the README's). */
+	replacement: boolean;
+	/** Seconds from the kill until n8n marked the killed execution ended (its own time to notice). */
+	noticedAfterS: number | undefined;
+	/** Sends a second in the 10 s before the kill, and from 20 to 30 s after it (the survivors'). */
+	ratesAroundKill: { before: number; after: number };
 	/** After the first run settled: recipients sent, and the executions n8n left behind. */
 	sentBeforeRerun: number;
 	executionsBeforeRerun: Record<string, number>;
@@ -159,7 +185,11 @@ export interface CaseRun {
 	};
 	kill?: KillOutcome;
 	again?: SecondCampaign;
+	inARow?: CampaignInARow[];
 }
+
+const peaksOf = (groups: Record<string, GroupPeak>): Record<string, number> =>
+	Object.fromEntries(Object.entries(groups).map(([name, peak]) => [name, Math.round(peak.peakMb)]));
 
 const tally = (values: string[]) =>
 	values.reduce<Record<string, number>>(
@@ -319,7 +349,7 @@ export async function runCase(spec: CaseSpec, count: number, shared: Shared): Pr
 		{
 			tarball: shared.tarball,
 			workers: spec.workers,
-			quickStallCheck: spec.kill,
+			quickStallCheck: spec.kill && shared.killReplacement,
 			workerEnv: shared.workerEnv,
 		},
 		server,
@@ -333,8 +363,8 @@ export async function runCase(spec: CaseSpec, count: number, shared: Shared): Pr
 		const settings = {
 			kind: spec.kind,
 			sender: spec.sender,
-			perProcessRps:
-				shared.rpsPerProcess ?? Math.floor((LIMIT_PER_SECOND * LIMIT_SHARE) / spec.workers),
+			accountRps: shared.accountRps ?? Math.floor(LIMIT_PER_SECOND * LIMIT_SHARE),
+			workers: spec.workers,
 			itemsInParallel: shared.itemsInParallel,
 			keepSuccessful: shared.keepBatches,
 			credential: spec.sender === 'node' ? setup.nodeCredential : setup.basicAuth,
@@ -412,11 +442,14 @@ export async function runCase(spec: CaseSpec, count: number, shared: Shared): Pr
 			killedAt = Date.now();
 			killGroup(victim.pid);
 			log(
-				`${spec.label}: SIGKILLed ${victim.name}'s process group after ${sentAtKill} sends; starting a replacement`,
+				`${spec.label}: SIGKILLed ${victim.name}'s process group after ${sentAtKill} sends` +
+					(shared.killReplacement ? '; starting a replacement' : '; no replacement'),
 			);
-			const replacement = await cluster.addWorker('worker-3');
-			allWorkers.push(replacement);
-			sampler.add(replacement.name, replacement.pid);
+			if (shared.killReplacement) {
+				const replacement = await cluster.addWorker('worker-3');
+				allWorkers.push(replacement);
+				sampler.add(replacement.name, replacement.pid);
+			}
 		}
 		// Both webhooks answer at once: the one execution is waited for, the campaign's runs all are.
 		const waitFor = spec.shape === 'campaign' ? undefined : triggerId;
@@ -470,7 +503,22 @@ export async function runCase(spec: CaseSpec, count: number, shared: Shared): Pr
 			const never = recipients.phones(count).filter((phone) => !texted.has(digits(phone)));
 			const outside = never.filter((phone) => !maybe.has(digits(phone))).length;
 			const { startedBy, startedTwice } = startedByWorker(allWorkers);
+			const at = (from: number, to: number) =>
+				stats.receivedAt.filter((time) => time >= from && time < to).length / ((to - from) / 1000);
+			const killedAtMs = killedAt ?? 0;
+			const lost = executions(db).find(
+				(row) => (row.startedAt ?? Infinity) < killedAtMs && row.status !== 'success',
+			);
 			kill = {
+				replacement: shared.killReplacement === true,
+				noticedAfterS:
+					lost?.stoppedAt !== undefined && lost.stoppedAt !== null
+						? (lost.stoppedAt - killedAtMs) / 1000
+						: undefined,
+				ratesAroundKill: {
+					before: at(killedAtMs - 10_000, killedAtMs),
+					after: at(killedAtMs + 20_000, killedAtMs + 30_000),
+				},
 				startedBy,
 				startedTwice,
 				sentAtKill,
@@ -521,6 +569,37 @@ export async function runCase(spec: CaseSpec, count: number, shared: Shared): Pr
 					log: (message) => log(`${spec.label}: ${message}`),
 				})
 			: undefined;
+		const inARow = spec.inARow
+			? await campaignsInARow(spec.inARow, {
+					first: {
+						campaign: 1,
+						wallS: (endedAt - postedAt) / 1000,
+						sent: stats.distinct,
+						doubled: stats.doubles,
+						refused429: stats.refused429,
+						peaksMb: peaksOf(groups),
+					},
+					groups: [...cluster.workers, { name: 'main', pid: cluster.main.pid }],
+					run: async (campaign) => {
+						await resetServer();
+						const since = Date.now();
+						await startCampaign(`bench-${campaign}`);
+						await settleCampaignFrom(since);
+						const after = await server.stats();
+						return {
+							wallS: (largest(after.receivedAt) + LATENCY_MS - since) / 1000,
+							sent: after.distinct,
+							doubled: after.doubles,
+							refused429: after.refused429,
+						};
+					},
+					log: (message) => log(`${spec.label}: ${message}`),
+				})
+			: undefined;
+		if (inARow?.some((each) => each.sent !== count || each.doubled > 0))
+			problems.push(
+				`campaigns in a row: ${JSON.stringify(inARow.map(({ peaksMb, ...rest }) => rest))}`,
+			);
 		if (again && (again.notSent > 0 || again.doubled > 0))
 			problems.push(`second campaign: ${again.notSent} not sent, ${again.doubled} twice`);
 		const wallS = (endedAt - postedAt) / 1000;
@@ -568,6 +647,7 @@ export async function runCase(spec: CaseSpec, count: number, shared: Shared): Pr
 			records,
 			kill,
 			again,
+			inARow,
 		};
 	} catch (error) {
 		sampler.stop();
@@ -576,4 +656,35 @@ export async function runCase(spec: CaseSpec, count: number, shared: Shared): Pr
 	} finally {
 		setup.cluster.stop();
 	}
+}
+
+/** The rest of `total` campaigns after the first, each with its own sampler of the same groups. */
+async function campaignsInARow(
+	total: number,
+	options: {
+		first: CampaignInARow;
+		groups: Array<{ name: string; pid: number | undefined }>;
+		run: (campaign: number) => Promise<Omit<CampaignInARow, 'campaign' | 'peaksMb'>>;
+		log(message: string): void;
+	},
+): Promise<CampaignInARow[]> {
+	const series = [options.first];
+	for (let campaign = 2; campaign <= total; campaign++) {
+		const sampler = new GroupRssSampler();
+		for (const group of options.groups) sampler.add(group.name, group.pid);
+		sampler.start();
+		let peaks: Record<string, GroupPeak> = {};
+		let outcome: Omit<CampaignInARow, 'campaign' | 'peaksMb'>;
+		try {
+			outcome = await options.run(campaign);
+		} finally {
+			peaks = sampler.stop();
+		}
+		const each = { campaign, ...outcome, peaksMb: peaksOf(peaks) };
+		series.push(each);
+		options.log(
+			`campaign ${campaign} of ${total}: ${each.wallS.toFixed(1)} s, peaks ${JSON.stringify(each.peaksMb)} MB`,
+		);
+	}
+	return series;
 }

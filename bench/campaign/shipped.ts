@@ -66,7 +66,7 @@ export function shippedBatch(settings: SenderSettings): WorkflowJson {
 		file,
 		settings.credential,
 		{
-			requestsPerSecond: settings.perProcessRps,
+			requestsPerSecond: settings.accountRps,
 			...(settings.itemsInParallel ? { concurrency: settings.itemsInParallel } : {}),
 		},
 		undefined,
@@ -99,7 +99,9 @@ function withHttpSender(
 	send: Node,
 	settings: SenderSettings,
 ): WorkflowJson {
-	const perTick = Math.max(1, Math.floor(settings.perProcessRps / TICKS_PER_SECOND));
+	// The HTTP Request node cannot share the limit: each worker paces a fixed share of it.
+	const perWorker = settings.accountRps / settings.workers;
+	const perTick = Math.max(1, Math.floor(perWorker / TICKS_PER_SECOND));
 	const customized = send.parameters.textMode === 'customized';
 	const request = node(
 		'HTTP Request',

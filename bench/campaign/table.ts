@@ -7,9 +7,11 @@ import { showSpread, spread } from '../spread';
 import type { Growth } from './postgres';
 import { LIMIT_PER_SECOND, type CaseRun, type CaseSpec } from './run-case';
 
-/** Issue 45's goals. */
+/** Issue 45's goals; issue 53's for campaigns in a row (the worker with its task runner). */
 export const WALL_FACTOR = 1.2;
 export const WORKER_PEAK_GOAL_MB = 500;
+export const IN_A_ROW_WORKER_GOAL_MB = 450;
+export const IN_A_ROW_MAIN_GOAL_MB = 600;
 /** A tenth of 450 KB per 1,000 recipients (one 100,000-send execution in n8n 2.8.4 on SQLite). */
 export const PG_KB_PER_1000_GOAL = 45;
 
@@ -124,12 +126,40 @@ export function printCampaignTable(
 					outcomes
 						.map((kill) =>
 							kill
-								? `killed after ${kill.sentAtKill} sends; ${kill.sentBeforeRerun} sent before the rerun, which posted ${kill.rerunBatches} batch(es) and sent ${kill.rerunSends}; ${kill.sendingRows} row(s) left "sending", ${kill.maybeSent} maybe sent, ${kill.neverSent} never sent (${kill.neverSentOutsideMaybe} of them outside the maybe-sent batch)`
+								? `killed after ${kill.sentAtKill} sends (${kill.replacement ? 'a replacement at once, stalled-job checks every 5 s' : "no replacement, n8n's own stalled-job checks"}; n8n ended the killed execution ${kill.noticedAfterS === undefined ? 'never' : `${kill.noticedAfterS.toFixed(0)} s`} after; ${kill.ratesAroundKill.before.toFixed(0)} sends a second in the 10 s before, ${kill.ratesAroundKill.after.toFixed(0)} from 20 to 30 s after); ${kill.sentBeforeRerun} sent before the rerun, which posted ${kill.rerunBatches} batch(es) and sent ${kill.rerunSends}; ${kill.sendingRows} row(s) left "sending", ${kill.maybeSent} maybe sent, ${kill.neverSent} never sent (${kill.neverSentOutsideMaybe} of them outside the maybe-sent batch)`
 								: 'n/a',
 						)
 						.join(' | '),
 					outcomes.every((kill) => kill?.pass === true) &&
 						worst((run) => run.doubled).every((n) => n === 0),
+				),
+			);
+			continue;
+		}
+		if (spec.inARow) {
+			const series = list.flatMap((run) => run.inARow ?? []);
+			const worst = (pick: (name: string) => boolean) =>
+				Math.max(
+					...series.flatMap((each) =>
+						Object.entries(each.peaksMb)
+							.filter(([name]) => pick(name))
+							.map(([, mb]) => mb),
+					),
+				);
+			const perCampaign = series
+				.map(
+					(each) =>
+						`${each.campaign}: ${each.wallS.toFixed(1)} s, ${Object.entries(each.peaksMb)
+							.map(([name, mb]) => `${name} ${mb}`)
+							.join(', ')} MB`,
+				)
+				.join(' | ');
+			goals.push(
+				goal(
+					`${spec.label}: every worker ≤ ${IN_A_ROW_WORKER_GOAL_MB} MB and the main ≤ ${IN_A_ROW_MAIN_GOAL_MB} MB in each campaign`,
+					perCampaign,
+					worst((name) => name.startsWith('worker')) <= IN_A_ROW_WORKER_GOAL_MB &&
+						worst((name) => name === 'main') <= IN_A_ROW_MAIN_GOAL_MB,
 				),
 			);
 			continue;

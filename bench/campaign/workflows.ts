@@ -18,8 +18,14 @@ type Credential = { id: string; name: string };
 export interface SenderSettings {
 	kind: Kind;
 	sender: Sender;
-	/** Requests per second for this n8n process (each worker paces its own). */
-	perProcessRps: number;
+	/**
+	 * Max Requests per Second of the batch: this node shares it with the batches sending at once
+	 * (the shipped Batches Sharing the Limit); the HTTP Request twin, which cannot, paces
+	 * `accountRps / workers` on each worker.
+	 */
+	accountRps: number;
+	/** Workers of the case (the HTTP Request twin's fixed share). */
+	workers: number;
 	/** Items in Parallel instead of the shipped batch's (BENCH_ITEMS_IN_PARALLEL). */
 	itemsInParallel?: number;
 	/** The batch keeps its successful executions (as shipped it keeps none). */

@@ -109,7 +109,8 @@ function answerSend(body: string): string {
 	const destination = String((JSON.parse(body) as { destination?: unknown }).destination);
 	count(destination);
 	messageSeq += 1;
-	return `{"recipients":[{"id":"wamid.RS${messageSeq}","cost":0.8,"number":${JSON.stringify(destination)},"status":"Success"}]}`;
+	// A message id of a real one's length (a UUID, 36 characters): the record keeps every one.
+	return `{"recipients":[{"id":"${messageId(messageSeq)}","cost":0.8,"number":${JSON.stringify(destination)},"status":"Success"}]}`;
 }
 
 /** A message id in the form the service gives (a UUID), unique since the server started. */

@@ -144,6 +144,23 @@ export interface SimulationResult {
 
 const sendAnswer = z.object({ id: z.number() });
 
+/** Sends item `item` (its number in the path) through `caller`: whether it went out, retries and all. */
+export async function sentItem(caller: ApiCaller, item: number): Promise<boolean> {
+	try {
+		await caller.call({
+			operation: 'Send template',
+			host: 'chat',
+			method: 'POST',
+			path: `/send/${item}`,
+			idempotent: false,
+			response: sendAnswer,
+		});
+		return true;
+	} catch {
+		return false;
+	}
+}
+
 export async function simulate(sim: Simulation): Promise<SimulationResult> {
 	const clock = new VirtualClock(sim.startAt ?? 0, sim.timerLateMs ?? 0, sim.timerJitterMs ?? 0);
 	const limiter = new Limiter(sim.limiter);
@@ -197,6 +214,7 @@ export async function simulate(sim: Simulation): Promise<SimulationResult> {
 							parallelCalls,
 							now: () => clock.now,
 						}),
+					{ share: sim.requestsPerSecond ?? 0, limit: sim.requestsPerSecond ?? 0 },
 				)
 			: undefined;
 		return new ApiCaller({
@@ -219,18 +237,7 @@ export async function simulate(sim: Simulation): Promise<SimulationResult> {
 	const worker = async (caller: ApiCaller, execution: number) => {
 		while (next[execution] < (execution + 1) * sim.sends) {
 			const item = next[execution]++;
-			try {
-				await caller.call({
-					operation: 'Send template',
-					host: 'chat',
-					method: 'POST',
-					path: `/send/${item}`,
-					idempotent: false,
-					response: sendAnswer,
-				});
-			} catch {
-				failed += 1;
-			}
+			if (!(await sentItem(caller, item))) failed += 1;
 		}
 		const owner = processOf(execution);
 		processDoneMs[owner] = Math.max(processDoneMs[owner], clock.now - begin);

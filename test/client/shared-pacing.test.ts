@@ -2,7 +2,7 @@
 // (account-pacers.ts). On a virtual clock against every sandbox limiter model, the same code as in
 // n8n: 10 executions of 200 sends each, 10 in parallel each, finish within 1.2 x 2,000 / limit,
 // with no item failed and none sent twice.
-import { AccountPacers } from '../../nodes/SmsLeopard/client/http/account-pacers';
+import { AccountPacers, limitOf } from '../../nodes/SmsLeopard/client/http/account-pacers';
 import { Pacer } from '../../nodes/SmsLeopard/client/http/pacing';
 import { type LimiterSettings, busiestWindow } from '../sandbox/limiters';
 import {
@@ -153,13 +153,14 @@ it("a user limit is the account's: two executions sharing it start at most that 
 });
 
 describe('AccountPacers', () => {
+	const NO_LIMIT = { share: 0, limit: 0 };
 	const create = (parallelCalls: number) => new Pacer(async () => {}, { parallelCalls });
 
 	it('gives executions of one account the same pacer, other accounts their own', () => {
 		const pacers = new AccountPacers();
-		const first = pacers.join('account A', 10, create);
-		const second = pacers.join('account A', 10, create);
-		const other = pacers.join('account B', 10, create);
+		const first = pacers.join('account A', 10, create, NO_LIMIT);
+		const second = pacers.join('account A', 10, create, NO_LIMIT);
+		const other = pacers.join('account B', 10, create, NO_LIMIT);
 		expect(second.pacer).toBe(first.pacer);
 		expect(other.pacer).not.toBe(first.pacer);
 		expect(pacers.size).toBe(2);
@@ -167,12 +168,12 @@ describe('AccountPacers', () => {
 
 	it('keeps nothing once every execution left, and a second leave changes nothing', () => {
 		const pacers = new AccountPacers();
-		const first = pacers.join('account A', 10, create);
-		const second = pacers.join('account A', 5, create);
+		const first = pacers.join('account A', 10, create, NO_LIMIT);
+		const second = pacers.join('account A', 5, create, NO_LIMIT);
 		first.leave();
 		first.leave();
 		expect(pacers.size).toBe(1);
-		expect(pacers.join('account A', 1, create).pacer).toBe(second.pacer);
+		expect(pacers.join('account A', 1, create, NO_LIMIT).pacer).toBe(second.pacer);
 		second.leave();
 		expect(pacers.size).toBe(1);
 	});
@@ -180,17 +181,59 @@ describe('AccountPacers', () => {
 	it('counts the parallel calls of every execution in the account', () => {
 		const pacers = new AccountPacers();
 		const made: number[] = [];
-		const first = pacers.join('account A', 10, (calls) => {
-			made.push(calls);
-			return create(calls);
-		});
+		const first = pacers.join(
+			'account A',
+			10,
+			(calls) => {
+				made.push(calls);
+				return create(calls);
+			},
+			NO_LIMIT,
+		);
 		const spy = jest.spyOn(first.pacer, 'setParallelCalls');
-		const second = pacers.join('account A', 5, create);
+		const second = pacers.join('account A', 5, create, NO_LIMIT);
 		expect(made).toEqual([10]);
 		expect(spy).toHaveBeenLastCalledWith(15);
 		second.leave();
 		expect(spy).toHaveBeenLastCalledWith(10);
 		first.leave();
 		expect(pacers.size).toBe(0);
+	});
+});
+
+describe('executions sharing the limit (a campaign’s batches)', () => {
+	const create = (parallelCalls: number) => new Pacer(async () => {}, { parallelCalls });
+
+	it('adds the shares of one process’s executions, never beyond Max Requests per Second', () => {
+		expect(limitOf([{ share: 245, limit: 490 }])).toBe(245);
+		expect(
+			limitOf([
+				{ share: 245, limit: 490 },
+				{ share: 163.3, limit: 490 },
+			]),
+		).toBeCloseTo(408.3);
+		// Ten batches started as the count rose: shares 490, 245, 163, ... add up past the limit.
+		const burst = Array.from({ length: 10 }, (_, index) => ({
+			share: 490 / (index + 1),
+			limit: 490,
+		}));
+		expect(limitOf(burst)).toBe(490);
+		// One execution without a limit: none for the pacer (it finds the account's by its 429s).
+		expect(
+			limitOf([
+				{ share: 245, limit: 490 },
+				{ share: 0, limit: 0 },
+			]),
+		).toBe(0);
+	});
+
+	it("sets the shared pacer's limit as executions join and leave", async () => {
+		const pacers = new AccountPacers();
+		const first = pacers.join('account A', 10, create, { share: 100, limit: 400 });
+		expect(1000 / first.pacer.intervalMs).toBeCloseTo(100);
+		const second = pacers.join('account A', 10, create, { share: 200, limit: 400 });
+		expect(1000 / first.pacer.intervalMs).toBeCloseTo(300);
+		first.leave();
+		expect(1000 / second.pacer.intervalMs).toBeCloseTo(200);
 	});
 });

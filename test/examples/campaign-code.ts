@@ -40,12 +40,21 @@ export const byName = (workflow: ExampleWorkflow, name: string) => {
 const codeOf = (file: string, node: string) =>
 	String(byName(parseExample(file), node).parameters.jsCode);
 
-/** Runs a Code node's code with `$` answering from `outputs` (a node missing there: not executed). */
-function runCode(code: string, outputs: Record<string, Items>, input: Items = []): Items {
+/**
+ * Runs a Code node's code with `$` answering from `outputs` (a node missing there: not executed) and
+ * `$(name).params` from `workflow`'s nodes, as n8n reads a node's parameters.
+ */
+function runCode(
+	code: string,
+	outputs: Record<string, Items>,
+	input: Items = [],
+	workflow?: ExampleWorkflow,
+): Items {
 	const $ = (name: string) => ({
 		isExecuted: outputs[name] !== undefined,
 		first: () => outputs[name]?.[0],
 		all: () => outputs[name] ?? [],
+		params: workflow?.nodes.find((entry) => entry.name === name)?.parameters,
 	});
 	return runInNewContext(`(function () {\n${code}\n})()`, {
 		$,
@@ -114,6 +123,28 @@ export function runBatchRecipients(
 }
 
 /** The copy of the contract's normal form a Code node carries, as a function. */
+/**
+ * The batch's Batches Sharing the Limit on the rows Read Batches Sending gave (`error`: the read
+ * failed, as n8n's continued error item): how many batches share Max Requests per Second.
+ */
+export function runBatchesSharing(
+	file: string,
+	rows: Array<Record<string, unknown>>,
+	error = false,
+): { batchesSending: number; readFailed: boolean } {
+	const workflow = parseExample(file);
+	const read = error
+		? [{ json: {}, error: { message: 'relation does not exist' } }]
+		: rows.map((json) => ({ json }));
+	const [out] = runCode(
+		String(byName(workflow, 'Batches Sharing the Limit').parameters.jsCode),
+		{ 'Read Batches Sending': read as Items },
+		[],
+		workflow,
+	);
+	return out.json as { batchesSending: number; readFailed: boolean };
+}
+
 export function normalFormIn(file: string, node: string): (phone: unknown) => string {
 	const code = codeOf(file, node);
 	const from = code.indexOf('const normalForm = ');

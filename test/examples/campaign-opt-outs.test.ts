@@ -248,9 +248,11 @@ describe.each(BATCHES)('examples/%s leaves out who opted out after the plan', (f
 	const workflow = parseExample(file);
 
 	it('reads the opt-out list after Take Batch (once per batch), before One Item per Recipient', () => {
-		expect(workflow.connections['Take Batch'].main[0].map((to) => to.node)).toEqual([
-			'Read Opt-Outs',
-		]);
+		// After Take Batch, the batches sending are counted (the share of the limit), then the list read.
+		const next = (name: string) => workflow.connections[name].main[0].map((to) => to.node);
+		expect(next('Take Batch')).toEqual(['Read Batches Sending']);
+		expect(next('Read Batches Sending')).toEqual(['Batches Sharing the Limit']);
+		expect(next('Batches Sharing the Limit')).toEqual(['Read Opt-Outs']);
 		expect(workflow.connections['Read Opt-Outs'].main[0].map((to) => to.node)).toEqual([
 			'One Item per Recipient',
 		]);

@@ -114,6 +114,8 @@ describe('Request Options numbers from expressions', () => {
 		['timeout', 'Timeout (Seconds)', '={{ 1 / 0 }}', 'must be a number'],
 		['requestsPerSecond', 'Max Requests per Second', '={{ -1 }}', 'must be 0 or more'],
 		['maxRateLimitWait', 'Max Wait on Rate Limit (Seconds)', "={{ '' }}", 'must be a number'],
+		['sharedBy', 'Executions Sharing the Limit', '={{ 0 }}', 'must be 1 or more'],
+		['sharedBy', 'Executions Sharing the Limit', '={{ 2.5 }}', 'must be a whole number'],
 	])('%s %s: refused as "%s", naming the first item', async (name, label, value, problem) => {
 		const { error } = await env.run(send({ [name]: value }), jsonItems({ phone: '+254700000001' }));
 		expect(error?.message).toContain(

@@ -81,6 +81,20 @@ describe('rate limits in the real n8n engine', () => {
 		expect(env.sandbox.requests.filter((request) => request.status === 429).length).toBe(0);
 	}, 30_000);
 
+	it('Executions Sharing the Limit: an execution sends at its share of Max Requests per Second', async () => {
+		// 20 a second shared by 4 executions: this one starts at most 5 a second (a campaign's batch
+		// among four sending on the workers), where alone it would start 20.
+		const parameters = sendFlow({ concurrency: 10, requestsPerSecond: 20, sharedBy: 4 });
+		const { items, error } = await env.run(parameters, phones(16));
+		expect(error).toBeUndefined();
+		expect(items).toHaveLength(16);
+		const sends = env.sandbox.requests.filter((request) => request.method === 'POST');
+		const seconds = (sends[sends.length - 1].receivedAt - sends[0].receivedAt) / 1000;
+		// 16 sends at 5 a second are 15 intervals of 200 ms: 3 s (at 20 a second, 0.75 s).
+		expect(sends).toHaveLength(16);
+		expect(seconds).toBeGreaterThanOrEqual(2.9);
+	}, 30_000);
+
 	it('gives up when the rate-limit wait budget is spent, naming the rate limit', async () => {
 		// Three requests a second: the sender and template lookups, then the first send.
 		env.sandbox.setOptions({ rateLimitPerSecond: 3 });

@@ -23,6 +23,9 @@ export const KEEP_LISTINGS_DEFAULT_S = 60;
 /** An hour at most: beyond that, a kept listing says more about the past than the account. */
 export const KEEP_LISTINGS_MAX_S = 3600;
 
+/** Executions Sharing the Limit at most: a campaign of 1,000 batches in flight at once. */
+export const MAX_SHARED_BY = 1000;
+
 export const requestOptionsField: INodeProperties = {
 	displayName: 'Request Options',
 	name: 'requestOptions',
@@ -30,6 +33,15 @@ export const requestOptionsField: INodeProperties = {
 	placeholder: 'Add Option',
 	default: {},
 	options: [
+		{
+			displayName: 'Executions Sharing the Limit',
+			name: 'sharedBy',
+			type: 'number',
+			default: 1,
+			typeOptions: { minValue: 1, maxValue: MAX_SHARED_BY },
+			description:
+				"How many executions send with this account at the same time, this one included, such as a campaign's batches in progress on every worker (the shipped batch workflow reads them from its data table). This execution then sends at Max Requests per Second divided by it, and executions in the same n8n process add their shares back up, never beyond Max Requests per Second. Only used with Max Requests per Second set.",
+		},
 		{
 			displayName: 'Include Raw Answer',
 			name: 'includeRawAnswer',
@@ -118,6 +130,8 @@ export const requestOptionsField: INodeProperties = {
 export interface RequestOptions {
 	concurrency: number;
 	requestsPerSecond: number;
+	/** Executions sending with the account at once, this one included (Max Requests per Second's share). */
+	sharedBy: number;
 	retry: Partial<RetryOptions>;
 	timeoutMs: number;
 	/** Age accepted for a listing kept by an earlier execution; 0 = none kept. */
@@ -187,6 +201,7 @@ export function readRequestOptions(context: IExecuteFunctions): RequestOptions {
 		requestsPerSecond: numberOption(context, raw, 'requestsPerSecond', 0, {
 			lowestAboveZero: MIN_REQUESTS_PER_SECOND,
 		}),
+		sharedBy: numberOption(context, raw, 'sharedBy', 1, { whole: true }),
 		retry: {
 			maxTotalWaitMs: numberOption(context, raw, 'maxRateLimitWait', 300, {}) * 1000,
 			retryUnsafe: retryUnsafe === true || retryUnsafe === 'true',

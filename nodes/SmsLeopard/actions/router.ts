@@ -56,6 +56,7 @@ async function routeItems(this: IExecuteFunctions): Promise<INodeExecutionData[]
 		retry: options.retry,
 		timeoutMs: options.timeoutMs,
 		requestsPerSecond: options.requestsPerSecond,
+		sharedBy: options.sharedBy,
 		parallelCalls: workers,
 		shareAccountPacing: true,
 	});

@@ -102,6 +102,11 @@ export interface SmsLeopardClientOptions {
 	/** Never send faster than this (for accounts with a known limit). */
 	requestsPerSecond?: number;
 	/**
+	 * Executions sending with the account at once, this one included: this client sends at
+	 * requestsPerSecond / sharedBy; clients sharing a pacer add their shares up to requestsPerSecond.
+	 */
+	sharedBy?: number;
+	/**
 	 * How many calls the caller runs at once (the node's "Items in Parallel"); spreads their starts.
 	 */
 	parallelCalls?: number;
@@ -140,6 +145,7 @@ const clientOptions = z.object({
 			message: `must be 0 (no limit) or at least ${MIN_REQUESTS_PER_SECOND} (one request every ${1 / MIN_REQUESTS_PER_SECOND} seconds)`,
 		})
 		.optional(),
+	sharedBy: z.number().int('must be a whole number').positive('must be 1 or more').optional(),
 	parallelCalls: z.number().int('must be a whole number').positive('must be 1 or more').optional(),
 });
 
@@ -155,23 +161,29 @@ export class SmsLeopardClient {
 			channel: options.channel,
 			timeoutMs: options.timeoutMs,
 			requestsPerSecond: options.requestsPerSecond,
+			sharedBy: options.sharedBy,
 			parallelCalls: options.parallelCalls,
 		});
 		this.channel = settings.channel;
 		const sleep = boundedSleep(options.sleep);
 		const { sharedPacing } = options;
+		// This client's share of the account's limit (the whole of it unless others share it).
+		const share = (settings.requestsPerSecond ?? 0) / (settings.sharedBy ?? 1);
 		const pacerFor = (parallelCalls: number) =>
 			new Pacer(sleep, {
-				requestsPerSecond: settings.requestsPerSecond,
+				requestsPerSecond: share,
 				parallelCalls,
 				now: options.now,
 				waitBriefly: options.waitBriefly,
 			});
-		// Only clients with the same pacing settings share: a user's own limit stays theirs.
+		// Clients of one account share a pacer: with Max Requests per Second set, it keeps what their
+		// limits allow together (account-pacers.ts); without, they find the account's limit together.
+		const limited = (settings.requestsPerSecond ?? 0) > 0;
 		this.pacerLease = sharedPacing?.pacers.join(
-			`${sharedPacing.key}\u0000${settings.requestsPerSecond ?? 0}`,
+			`${sharedPacing.key}\u0000${limited ? 'limited' : 'unlimited'}`,
 			settings.parallelCalls ?? 1,
 			pacerFor,
+			{ share, limit: settings.requestsPerSecond ?? 0 },
 		);
 		this.caller = new ApiCaller({
 			transport: options.transport,

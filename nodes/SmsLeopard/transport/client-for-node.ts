@@ -41,6 +41,8 @@ export interface NodeClientSettings {
 	retry?: Partial<RetryOptions>;
 	timeoutMs?: number;
 	requestsPerSecond?: number;
+	/** Executions sending with the account at once, this one included (client.ts). */
+	sharedBy?: number;
 	parallelCalls?: number;
 	/**
 	 * Pace with the other executions of this process that use the same credential (a run's client;

@@ -124,7 +124,8 @@ export class Pacer {
 	/** The caller whose turn it is; the others wait behind it. */
 	private queue: Promise<void> = Promise.resolve();
 	private pausedUntil = 0;
-	private readonly limitIntervalMs: number;
+	/** The user's own limit as an interval (0: none); executions sharing the pacer may change it. */
+	private limitIntervalMs: number;
 	/** The adaptive rate in requests per second; undefined until the first 429. */
 	private rate: number | undefined;
 	/** The last rate the service was seen to accept, the target of a quick recovery. */
@@ -169,6 +170,15 @@ export class Pacer {
 		this.parallelCalls = Math.max(1, Math.floor(options.parallelCalls ?? 1));
 		this.now = options.now ?? Date.now;
 		this.waitBriefly = options.waitBriefly;
+	}
+
+	/**
+	 * The user's own limit now (0 or absent: none): executions of one account sharing this pacer
+	 * (account-pacers.ts) each bring theirs, and the pacer keeps what they allow together.
+	 */
+	setRequestsPerSecond(requestsPerSecond: number | undefined): void {
+		this.limitIntervalMs =
+			requestsPerSecond && requestsPerSecond > 0 ? 1000 / requestsPerSecond : 0;
 	}
 
 	/**

@@ -1,0 +1,95 @@
+// The account's limit sets a campaign's pace, whatever happens to the workers (issue 53). On the
+// virtual clock (campaign-simulation.ts: the client's real pacers and retries, n8n's job hand-over),
+// a campaign of 20 batches of 1,000 at 20 ms, 20 in parallel, an account allowing 500 a second, every
+// batch set as the shipped batch workflow sets it: Max Requests per Second 490 (the account's limit,
+// a little below) shared by the batches sending when it starts (Executions Sharing the Limit).
+import { busiestWindow, type LimiterSettings } from '../sandbox/limiters';
+import { type CampaignSimulation, rateBetween, simulateCampaign } from './campaign-simulation';
+
+const LIMIT = 500;
+const SETTING = 490;
+const BATCHES = 20;
+const BATCH_SIZE = 1000;
+
+const LIMITERS: Array<[string, LimiterSettings]> = [
+	['sliding 1 s window', { model: 'sliding', perSecond: LIMIT }],
+	['fixed 1 s windows', { model: 'fixed', perSecond: LIMIT }],
+	['token bucket, burst 20', { model: 'tokenBucket', perSecond: LIMIT, burst: 20 }],
+];
+
+const campaign = (limiter: LimiterSettings, extra: Partial<CampaignSimulation> = {}) =>
+	simulateCampaign({
+		limiter,
+		workers: 2,
+		batches: BATCHES,
+		batchSize: BATCH_SIZE,
+		parallel: 20,
+		latencyMs: 20,
+		requestsPerSecond: { limit: SETTING },
+		// n8n's hand-over between a worker's batches: the record, the next job, Take Batch.
+		handOverMs: 150,
+		...extra,
+	});
+
+/** Time over what the sends alone take at the setting (sent / 490 a second). */
+const overIdeal = (elapsedMs: number, sent: number) => elapsedMs / ((sent / SETTING) * 1000);
+
+function everyoneOnce(result: Awaited<ReturnType<typeof simulateCampaign>>, lost = 0) {
+	expect(result.failed).toBe(0);
+	expect(result.doubles).toBe(0);
+	expect(result.sent + result.lost).toBe(BATCHES * BATCH_SIZE);
+	expect(result.lost).toBeLessThanOrEqual(lost);
+}
+
+describe.each(LIMITERS)('a campaign sharing the account limit, %s', (_label, limiter) => {
+	it('two workers: within 1.12 x the sends at the setting, under 1 in 100 refused, each sent once', async () => {
+		const result = await campaign(limiter);
+		everyoneOnce(result);
+		expect(overIdeal(result.elapsedMs, result.sent)).toBeLessThanOrEqual(1.12);
+		expect(result.refused).toBeLessThan(0.01 * result.sent);
+		// Both workers sent: the limit was shared, not taken by one.
+		expect(Math.min(...result.batchesOf)).toBeGreaterThanOrEqual(BATCHES / 2 - 2);
+	});
+
+	it('three workers, the same settings: within 1.12 x, under 1 in 100 refused', async () => {
+		const result = await campaign(limiter, { workers: 3, batches: BATCHES + 1 });
+		expect(result.failed).toBe(0);
+		expect(result.doubles).toBe(0);
+		expect(overIdeal(result.elapsedMs, result.sent)).toBeLessThanOrEqual(1.12);
+		expect(result.refused).toBeLessThan(0.01 * result.sent);
+	});
+
+	it('a worker killed mid-batch: the other sends at the whole limit within 12 s, the campaign within 1.3 x', async () => {
+		const killAtMs = 12_000;
+		// The dead worker's batch counts as sending for the shipped rule's time (1.5 x its expected
+		// time + 3 s: 1,000 at 245 a second, about 9 s).
+		const result = await campaign(limiter, { killAtMs, deadCountedMs: 9_000 });
+		everyoneOnce(result, BATCH_SIZE);
+		const before = rateBetween(result, killAtMs - 6_000, killAtMs);
+		const survivorAfter = rateBetween(result, killAtMs + 12_000, killAtMs + 18_000, 1);
+		// Each fixed share (245 a second) left the survivor at half the limit for good.
+		expect(survivorAfter).toBeGreaterThanOrEqual(0.85 * before);
+		expect(survivorAfter).toBeGreaterThanOrEqual(0.85 * SETTING);
+		// Here the dead batch's 9 s and the survivor's batch at half weigh on 20 batches; fixed shares: 1.7 x.
+		expect(overIdeal(result.elapsedMs, result.sent)).toBeLessThanOrEqual(1.3);
+	});
+});
+
+it('regular mode: one n8n process running ten batches at once sends at the limit, not at its shares', async () => {
+	const result = await campaign(
+		{ model: 'sliding', perSecond: LIMIT },
+		{ workers: 1, concurrency: 10 },
+	);
+	everyoneOnce(result);
+	expect(overIdeal(result.elapsedMs, result.sent)).toBeLessThanOrEqual(1.06);
+	expect(result.refused).toBe(0);
+});
+
+it('never faster than the setting: no second of requests above 490 once the batches share it', async () => {
+	const result = await campaign({ model: 'sliding', perSecond: 1000 });
+	everyoneOnce(result);
+	// The account allows 1,000 here, so nothing holds the pacers back but their settings. Only the
+	// first batches, which started before they knew of each other, may pass it (once, for a batch).
+	const starts = result.acceptedLog.map((send) => send.at).filter((at) => at >= 5_000);
+	expect(busiestWindow(starts, 1000)).toBeLessThanOrEqual(SETTING + 1);
+});
