@@ -13,6 +13,9 @@ import { BATCHES, CAMPAIGN, normalFormIn } from './campaign-code';
 const COPIES: Array<[string, string]> = [
 	[CAMPAIGN, 'Plan Batches'],
 	...BATCHES.map((file): [string, string] => [file, 'One Item per Recipient']),
+	// The deliveries' phone column (docs/deliveries.md): written by the batch and for unknown reports.
+	...BATCHES.map((file): [string, string] => [file, 'Delivery Rows']),
+	['opt-outs-from-replies.json', 'Delivery Status'],
 ];
 
 const asWritten = fc
