@@ -316,7 +316,7 @@ export function* execution(
 					})),
 		);
 		// n8n's v1 order: the highest on the canvas first, then from the left.
-		const position = (name: string) => (byName.get(name) as { position: number[] }).position;
+		const position = (name: string) => byName.get(name)?.position ?? [0, 0];
 		next.sort(
 			(a, b) =>
 				position(a.node)[1] - position(b.node)[1] || position(a.node)[0] - position(b.node)[0],
