@@ -11,11 +11,7 @@
  * (3600) for the queue to drain. BENCH_WORKERS (2), BENCH_WORKER_CONCURRENCY (1, as the campaign
  * asks workers to run).
  */
-import { readFileSync } from 'fs';
-import * as path from 'path';
-
 import { N8nRest, type WorkflowJson, packPackage, removePackedTarball } from '../test/e2e/harness';
-import { EXAMPLES_DIR } from '../test/e2e/workflows/examples';
 import {
 	CAMPAIGN_FILE,
 	campaignWorkflow,
@@ -26,6 +22,12 @@ import {
 	startListServer,
 	webhookPath,
 } from '../test/queue/campaign/campaign-kit';
+import {
+	DELIVERIES_TABLE,
+	DELIVERY_COLUMNS,
+	activateReplyWorkflow,
+	whatsappStatusBody,
+} from '../test/queue/campaign/delivery-reports';
 import { startQueueCluster } from '../test/queue/cluster/queue-cluster';
 import { GroupRssSampler } from './campaign/group-rss';
 import { type Psql, growth, psql, sizes } from './campaign/postgres';
@@ -40,21 +42,6 @@ const SECRET = 'bench-reports-webhook-secret-0123';
 const CAMPAIGN = 'bench-reports';
 const BATCH = 1000;
 const UNKNOWN = 10;
-const DELIVERY_COLUMNS = [
-	...[
-		'messageId',
-		'campaign',
-		'batch',
-		'phone',
-		'channel',
-		'status',
-		'reason',
-		'reportedAt',
-		'fallback',
-	].map((name) => ({ name, type: 'string' })),
-	{ name: 'rank', type: 'number' },
-];
-
 const phoneOf = (index: number) => `+2547${String(10_000_000 + index)}`;
 const idOf = (index: number) => `wamid.bench.${index}`;
 
@@ -72,30 +59,7 @@ function plan(index: number): { final: string; posts: Array<{ status: string; re
 }
 
 const statusBody = (id: string, status: string, reason?: string) =>
-	JSON.stringify({
-		object: 'whatsapp_business_account',
-		entry: [
-			{
-				changes: [
-					{
-						field: 'messages',
-						value: {
-							messaging_product: 'whatsapp',
-							statuses: [
-								{
-									id,
-									status,
-									timestamp: String(Math.floor(Date.now() / 1000)),
-									recipient_id: '254710000000',
-									...(reason ? { errors: [{ code: 131026, title: reason }] } : {}),
-								},
-							],
-						},
-					},
-				],
-			},
-		],
-	});
+	whatsappStatusBody([{ id, status, reason }]);
 
 /** Posts at up to PER_SECOND, at most 64 in flight; the answers' statuses counted. */
 async function postAll(url: string, bodies: string[]): Promise<Map<number, number>> {
@@ -164,7 +128,7 @@ export async function run(): Promise<void> {
 			'POST',
 			`/rest/projects/${projectId}/data-tables`,
 			{
-				name: 'smsleopard_deliveries',
+				name: DELIVERIES_TABLE,
 				columns: DELIVERY_COLUMNS,
 			},
 		);
@@ -209,19 +173,7 @@ export async function run(): Promise<void> {
 		await rest.activateWorkflow(
 			campaignWorkflow(CAMPAIGN_FILE, credential, {}, undefined, owner) as WorkflowJson,
 		);
-		const replies = JSON.parse(
-			readFileSync(path.join(EXAMPLES_DIR, 'opt-outs-from-replies.json'), 'utf8'),
-		) as WorkflowJson;
-		const trigger = (replies.nodes as Array<Record<string, unknown>>).find(
-			(node) => node.name === 'SMSLeopard Trigger',
-		)!;
-		trigger.credentials = { smsLeopardApi: credential };
-		await rest.activateWorkflow({ ...replies, projectId });
-		const url = `${cluster.mainUrl}/webhook/${String(trigger.webhookId)}/smsleopard`;
-		for (let attempt = 0; attempt < 60; attempt++) {
-			if ((await fetch(url, { method: 'POST', body: '{}' })).status !== 404) break;
-			await new Promise((resolve) => setTimeout(resolve, 250));
-		}
+		const url = await activateReplyWorkflow(rest, credential, cluster.mainUrl);
 
 		const plans = Array.from({ length: MESSAGES }, (_, index) => plan(index));
 		// Posts in message order, each message's own posts in its order (read before delivered).

@@ -16,6 +16,7 @@ import * as path from 'path';
 import { runInNewContext } from 'vm';
 
 import { EXAMPLES_DIR } from '../e2e/workflows/examples';
+import { random } from './seeded-random';
 
 interface Node {
 	name: string;
@@ -50,17 +51,6 @@ function claimWon(rows: Row[], mine: string, runIndex: number): Decision {
 		runIndex,
 	);
 	return result.json;
-}
-
-/** A small seeded random source (mulberry32), so a failing schedule can be replayed by its seed. */
-function random(seed: number) {
-	let state = seed >>> 0;
-	return (below: number) => {
-		state = (state + 0x6d2b79f5) >>> 0;
-		let mixed = Math.imul(state ^ (state >>> 15), state | 1);
-		mixed ^= mixed + Math.imul(mixed ^ (mixed >>> 7), mixed | 61);
-		return ((((mixed ^ (mixed >>> 14)) >>> 0) / 4294967296) * below) | 0;
-	};
 }
 
 type Step =

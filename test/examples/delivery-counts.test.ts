@@ -11,6 +11,7 @@ import fc from 'fast-check';
 
 import { outcomeOf } from '../../nodes/SmsLeopard/client';
 import { BATCHES, CAMPAIGN, parseExample } from './campaign-code';
+import { random } from './seeded-random';
 import { type Item, type Json, Tables, execution, interleave } from './workflow-model';
 
 const TRIGGER = parseExample('opt-outs-from-replies.json');
@@ -122,17 +123,6 @@ function check(tables: Tables, sent: number, state = 'checked'): Json {
 	return result;
 }
 
-/** A small seeded random source (mulberry32): a failing order replays from its seed. */
-function random(seed: number) {
-	let state = seed >>> 0;
-	return (below: number) => {
-		state = (state + 0x6d2b79f5) >>> 0;
-		let mixed = Math.imul(state ^ (state >>> 15), state | 1);
-		mixed ^= mixed + Math.imul(mixed ^ (mixed >>> 7), mixed | 61);
-		return (((mixed ^ (mixed >>> 14)) >>> 0) % 4294967296) % below;
-	};
-}
-
 /** The reports a message may get: none, pending only, delivered, read, failed (with a reason). */
 const PATHS: Report[][] = [
 	[],
@@ -154,8 +144,9 @@ const PATHS: Report[][] = [
 	[{ messageId: '', word: 'UNDELIV', reason: 'Absent subscriber' }],
 ];
 
-const campaignRows = (tables: Tables) => tables.rows(TABLE).filter((row) => row.campaign !== '');
-const unknownRows = (tables: Tables) => tables.rows(TABLE).filter((row) => row.campaign === '');
+/** Rows of a campaign's messages, and rows without a campaign (reports of unknown messages). */
+const campaignRows = (tables: Tables) => tables.rows(TABLE).filter((row) => row.campaign);
+const unknownRows = (tables: Tables) => tables.rows(TABLE).filter((row) => !row.campaign);
 
 describe.each(BATCHES)('deliveries of a batch sent by %s, reports in any order', (file) => {
 	it('every message is counted once at its highest status, whatever the order of reports, repeats, reports before the record and unknown ids', () => {

@@ -5,20 +5,11 @@
  * workflow if missing; the batch writes its rows before it records the batch done; nothing here
  * writes `fallback` after a row exists. How the rows change is played in delivery-counts.test.ts.
  */
+import { DELIVERIES_TABLE, DELIVERY_TEXT_COLUMNS } from '../queue/campaign/delivery-reports';
 import { BATCHES, CAMPAIGN, type ExampleNode, byName, parseExample } from './campaign-code';
 
-const TABLE = 'smsleopard_deliveries';
-const TEXT = [
-	'messageId',
-	'campaign',
-	'batch',
-	'phone',
-	'channel',
-	'status',
-	'reason',
-	'reportedAt',
-	'fallback',
-];
+const TABLE = DELIVERIES_TABLE;
+const TEXT = DELIVERY_TEXT_COLUMNS;
 const TRIGGER_FILE = 'opt-outs-from-replies.json';
 
 const tableOf = (node: ExampleNode) =>

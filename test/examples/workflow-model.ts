@@ -127,10 +127,13 @@ function matches(row: Row, condition: Condition, value: unknown): boolean {
 function filterOf(node: ExampleNode, json: Json, context: Context): (row: Row) => boolean {
 	const conditions =
 		(node.parameters.filters as { conditions?: Condition[] } | undefined)?.conditions ?? [];
-	const resolved = conditions.map((entry) => ({
-		entry,
-		value: evaluate(entry.keyValue ?? '', json, context),
-	}));
+	const resolved = conditions.map((entry) => {
+		const value = evaluate(entry.keyValue, json, context);
+		// SQL: = '' never matches a cell left empty (NULL); the files must say isEmpty.
+		if ((entry.condition === 'eq' || entry.condition === 'neq') && (value ?? '') === '')
+			throw new Error(`${node.name}: ${entry.keyName} ${entry.condition} an empty value`);
+		return { entry, value };
+	});
 	const all = node.parameters.matchType === 'allConditions';
 	return (row) =>
 		all

@@ -6,11 +6,7 @@
  * repeated, some out of order (read before delivered), several in one post, and one for a message
  * no campaign sent. A check must then count every message once at its highest status.
  */
-import { readFileSync } from 'fs';
-import path from 'path';
-
-import { N8nRest, type WorkflowJson, packPackage, removePackedTarball } from '../e2e/harness';
-import { EXAMPLES_DIR } from '../e2e/workflows/examples';
+import { N8nRest, packPackage, removePackedTarball } from '../e2e/harness';
 import { type Sandbox, startSandbox } from '../sandbox';
 import {
 	BATCH_FILE,
@@ -25,6 +21,12 @@ import {
 	startListServer,
 	webhookPath,
 } from './campaign/campaign-kit';
+import {
+	DELIVERIES_TABLE,
+	type WhatsAppStatus,
+	activateReplyWorkflow,
+	whatsappStatusBody,
+} from './campaign/delivery-reports';
 import { itShowingLogs } from './cluster/show-logs-on-failure';
 import { type QueueCluster, startQueueCluster } from './cluster/queue-cluster';
 
@@ -55,19 +57,7 @@ beforeAll(async () => {
 		campaignWorkflow(BATCH_FILE, credential, { requestsPerSecond: 20 }, undefined, owner),
 	);
 	await rest.activateWorkflow(campaignWorkflow(CAMPAIGN_FILE, credential, {}, undefined, owner));
-	const replies = JSON.parse(
-		readFileSync(path.join(EXAMPLES_DIR, 'opt-outs-from-replies.json'), 'utf8'),
-	) as WorkflowJson;
-	const trigger = (replies.nodes as Array<Record<string, unknown>>).find(
-		(node) => node.name === 'SMSLeopard Trigger',
-	)!;
-	trigger.credentials = { smsLeopardApi: credential };
-	await rest.activateWorkflow({ ...replies, projectId: await rest.personalProjectId() });
-	triggerUrl = `${cluster.mainUrl}/webhook/${String(trigger.webhookId)}/smsleopard`;
-	for (let attempt = 0; attempt < 60; attempt++) {
-		if ((await fetch(triggerUrl, { method: 'POST', body: '{}' })).status !== 404) break;
-		await new Promise((resolve) => setTimeout(resolve, 250));
-	}
+	triggerUrl = await activateReplyWorkflow(rest, credential, cluster.mainUrl);
 	sandbox.setOptions({ whatsappWebhookUrl: triggerUrl, whatsappWebhookSecret: SECRET });
 }, 600_000);
 
@@ -78,48 +68,20 @@ afterAll(async () => {
 	removePackedTarball(tarball);
 });
 
-interface Status {
-	id: string;
-	status: string;
-	reason?: string;
-}
-
-/** WhatsApp statuses in Meta's body, as SMSLeopard forwards them (several in one post). */
-const postStatuses = (statuses: Status[]) =>
+/** WhatsApp statuses in one post, as SMSLeopard forwards them. */
+const postStatuses = (statuses: WhatsAppStatus[]) =>
 	fetch(triggerUrl, {
 		method: 'POST',
 		headers: { 'content-type': 'application/json', 'x-status-secret': SECRET },
-		body: JSON.stringify({
-			object: 'whatsapp_business_account',
-			entry: [
-				{
-					changes: [
-						{
-							field: 'messages',
-							value: {
-								messaging_product: 'whatsapp',
-								statuses: statuses.map(({ id, status, reason }) => ({
-									id,
-									status,
-									timestamp: String(Math.floor(Date.now() / 1000)),
-									recipient_id: '254712000000',
-									...(reason ? { errors: [{ code: 131026, title: reason }] } : {}),
-								})),
-							},
-						},
-					],
-				},
-			],
-		}),
+		body: whatsappStatusBody(statuses),
 	});
 
-async function deliveryRows(): Promise<
-	Array<{ messageId: string; campaign: string; status: string }>
-> {
-	const { projectId, id } = await findDataTable(rest, 'smsleopard_deliveries');
+type DeliveryRow = { messageId: string; campaign: string | null; status: string };
+async function deliveryRows(): Promise<DeliveryRow[]> {
+	const { projectId, id } = await findDataTable(rest, DELIVERIES_TABLE);
 	if (id === undefined) return [];
 	return (
-		await rest.call<{ data: Array<{ messageId: string; campaign: string; status: string }> }>(
+		await rest.call<{ data: DeliveryRow[] }>(
 			'GET',
 			`/rest/projects/${projectId}/data-tables/${id}/rows?take=1000`,
 		)
@@ -151,7 +113,7 @@ it('a campaign of 20, its reports repeated, out of order, before its record and 
 
 	// 0-4 read (read posted before delivered), 5-9 delivered (each posted twice), 10-12 failed not
 	// on WhatsApp, 13-14 failed for another reason, 15-19 only the sandbox's "sent".
-	const posts: Status[][] = [
+	const posts: WhatsAppStatus[][] = [
 		ids.slice(0, 3).map((id) => ({ id, status: 'read' })),
 		ids.slice(0, 5).map((id) => ({ id, status: 'delivered' })),
 		ids.slice(3, 5).map((id) => ({ id, status: 'read' })),
@@ -172,7 +134,7 @@ it('a campaign of 20, its reports repeated, out of order, before its record and 
 	let rows = await deliveryRows();
 	const finished = () =>
 		rows.filter((row) => row.campaign === 'counted' && ['read', 'failed'].includes(row.status))
-			.length === 10 && rows.some((row) => row.campaign === '');
+			.length === 10 && rows.some((row) => !row.campaign);
 	while (Date.now() < settle && !finished()) {
 		await new Promise((resolve) => setTimeout(resolve, 500));
 		rows = await deliveryRows();
@@ -186,7 +148,7 @@ it('a campaign of 20, its reports repeated, out of order, before its record and 
 			.map((row) => row.messageId)
 			.sort(),
 	).toEqual([...ids].sort());
-	expect(rows.filter((row) => row.campaign === '').map((row) => row.messageId)).toEqual([
+	expect(rows.filter((row) => !row.campaign).map((row) => row.messageId)).toEqual([
 		'wamid.not-from-this-campaign',
 	]);
 
