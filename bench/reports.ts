@@ -212,7 +212,7 @@ export async function run(): Promise<void> {
 			`SELECT count(*), count(DISTINCT "messageId") FROM "${table}" WHERE campaign = '${CAMPAIGN}';`,
 		);
 		const [[unknownRows]] = db.rows(
-			`SELECT count(DISTINCT "messageId") FROM "${table}" WHERE campaign = '';`,
+			`SELECT count(DISTINCT "messageId") FROM "${table}" WHERE campaign IS NULL OR campaign = '';`,
 		);
 		const lost = Object.entries(expected).reduce(
 			(sum, [status, count]) => sum + Math.max(0, count - (counts[status] ?? 0)),

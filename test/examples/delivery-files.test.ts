@@ -87,3 +87,14 @@ it('no node ever writes fallback into a row that exists, and reports change stat
 		}
 	}
 });
+
+it('the trigger workflow keeps failed executions only: one kept per report would fill the list and, pruned at 10,000, push out the campaign runs that failed', () => {
+	expect(parseExample(TRIGGER_FILE).settings).toMatchObject({
+		saveDataSuccessExecution: 'none',
+		saveDataErrorExecution: 'all',
+	});
+	// A sender that is no phone number still shows: its execution fails, naming them.
+	const end = byName(parseExample(TRIGGER_FILE), 'Sender Is No Phone Number');
+	expect(end.type).toBe('n8n-nodes-base.stopAndError');
+	expect(String(end.parameters.errorMessage)).toContain('$json.from');
+});
