@@ -50,7 +50,8 @@ describe.each(BATCHES)('examples/%s records each message it sent', (file) => {
 		const rows = String(byName(workflow, 'Delivery Rows').parameters.jsCode);
 		expect(rows).toContain("status: 'accepted'");
 		expect(rows).toContain('rank: 0');
-		expect(rows).toContain("fallback: ''");
+		// Empty is null: what a Data table condition "is empty" finds (the SMS fallback looks for it).
+		expect(rows).toContain('fallback: null');
 		expect(rows).toContain(`channel: '${file.includes('sms') ? 'sms' : 'whatsapp'}'`);
 	});
 
