@@ -12,7 +12,8 @@ export type Runner =
 	| 'pacingWake'
 	| 'executions'
 	| 'profile'
-	| 'uploadQueue';
+	| 'uploadQueue'
+	| 'reports';
 
 export interface BenchCase {
 	name: string;
@@ -88,6 +89,12 @@ export const CASES: BenchCase[] = [
 		name: 'uploadQueue',
 		runner: 'uploadQueue',
 		what: "a 100 MB upload in queue mode's database binary mode",
+		n8n: true,
+	},
+	{
+		name: 'reports',
+		runner: 'reports',
+		what: '100,000 delivery reports at up to 500/s counted per campaign in queue mode, then a check',
 		n8n: true,
 	},
 ];

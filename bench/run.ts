@@ -135,6 +135,7 @@ async function runGroup(runner: Runner, cases: BenchCase[], rest: string[], comm
 			executions: () => import('./executions'),
 			profile: () => import('./profile'),
 			uploadQueue: () => import('./upload-queue'),
+			reports: () => import('./reports'),
 		};
 		const { run } = await modules[runner]();
 		const printed = await printing(() => run(rest));

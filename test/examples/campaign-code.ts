@@ -12,6 +12,8 @@ import { EXAMPLES_DIR } from '../e2e/workflows/examples';
 export interface ExampleNode {
 	name: string;
 	type: string;
+	typeVersion?: number;
+	position?: number[];
 	parameters: Record<string, unknown>;
 	credentials?: Record<string, { id: string | null; name: string }>;
 	onError?: string;

@@ -81,10 +81,24 @@ describe.each([CAMPAIGN, ...BATCHES])('examples/%s', (file) => {
 		}
 	});
 
-	it('reads and writes the campaign data table by its name, the one the campaign creates; only reads the opt-out list', () => {
-		const tables = workflow.nodes.filter(
+	it('reads and writes the campaign data table by its name, the one the campaign creates; only reads the opt-out list; reads whole tables once per run', () => {
+		const rowNodes = workflow.nodes.filter(
 			(entry) => entry.type === 'n8n-nodes-base.dataTable' && entry.parameters.resource === 'row',
 		);
+		// The deliveries (docs/deliveries.md): by name too; a read of many rows once per run.
+		const deliveries = rowNodes.filter(
+			(entry) =>
+				(entry.parameters.dataTableId as { value: string }).value === 'smsleopard_deliveries',
+		);
+		for (const entry of deliveries) {
+			expect(entry.parameters.dataTableId).toEqual({
+				__rl: true,
+				mode: 'name',
+				value: 'smsleopard_deliveries',
+			});
+			if (entry.parameters.operation === 'get') expect(entry.executeOnce).toBe(true);
+		}
+		const tables = rowNodes.filter((entry) => !deliveries.includes(entry));
 		expect(tables.length).toBeGreaterThan(0);
 		const optOutReads = tables.filter((entry) => entry.name.endsWith('Opt-Outs'));
 		// Read once per run or per batch (executeOnce), never per recipient.

@@ -24,6 +24,9 @@ const COPIES: Array<[string, string]> = [
 	[CAMPAIGN, 'Plan Batches'],
 	...BATCHES.map((file): [string, string] => [file, 'One Item per Recipient']),
 	[SMS_FALLBACK, 'People to Send'],
+	// The deliveries' phone column (docs/deliveries.md): written by the batch and for unknown reports.
+	...BATCHES.map((file): [string, string] => [file, 'Delivery Rows']),
+	['opt-outs-from-replies.json', 'Delivery Status'],
 ];
 
 const asWritten = fc

@@ -47,7 +47,14 @@ describe(`examples/${FILE}`, () => {
 		expect(trigger.credentials).toEqual({
 			smsLeopardApi: { id: null, name: EXAMPLE_CREDENTIAL_NAME },
 		});
-		expect(trigger.parameters.events).toEqual(['smsMessage', 'whatsappMessage']);
+		// Delivery reports and WhatsApp statuses too: an account has one WhatsApp webhook URL
+		// (docs/decisions/0012-one-trigger-workflow-for-replies-and-reports.md).
+		expect(trigger.parameters.events).toEqual([
+			'smsMessage',
+			'whatsappMessage',
+			'smsDeliveryReport',
+			'whatsappStatus',
+		]);
 		const known = new Set(
 			new SmsLeopardTrigger().description.properties.map((entry) => entry.name),
 		);
@@ -92,7 +99,7 @@ describe(`examples/${FILE}`, () => {
 	it('every node is connected: trigger, filter, table, row, then the insert (and the removal of the rows of earlier messages) or the visible dead end', () => {
 		const path = (from: string, output = 0) =>
 			workflow.connections[from]?.main[output]?.map((link) => link.node);
-		expect(path('SMSLeopard Trigger')).toEqual(['Opt-Out or Opt-In Word']);
+		expect(path('SMSLeopard Trigger')).toEqual(['Opt-Out or Opt-In Word', 'Delivery Report']);
 		expect(path('Opt-Out or Opt-In Word')).toEqual(['Create Opt-Out Table If Missing']);
 		expect(path('Create Opt-Out Table If Missing')).toEqual(['Opt-Out Row']);
 		expect(path('Opt-Out Row')).toEqual(['Number Readable?']);

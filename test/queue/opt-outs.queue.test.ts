@@ -5,12 +5,10 @@
  * messages after reading the number's rows (Postgres gives ids before commit, so this is where the
  * order of steps is least like arrival).
  */
-import { readFileSync } from 'fs';
-import path from 'path';
-
-import { N8nRest, type WorkflowJson, packPackage, removePackedTarball } from '../e2e/harness';
-import { EXAMPLES_DIR, EXAMPLE_CREDENTIAL_NAME } from '../e2e/workflows/examples';
+import { N8nRest, packPackage, removePackedTarball } from '../e2e/harness';
+import { EXAMPLE_CREDENTIAL_NAME } from '../e2e/workflows/examples';
 import { type Sandbox, startSandbox } from '../sandbox';
+import { activateReplyWorkflow } from './campaign/delivery-reports';
 import { itShowingLogs } from './cluster/show-logs-on-failure';
 import { type QueueCluster, startQueueCluster } from './cluster/queue-cluster';
 
@@ -31,19 +29,7 @@ beforeAll(async () => {
 		...sandbox.credentialData,
 		webhookSecret: SECRET,
 	});
-	const workflow = JSON.parse(
-		readFileSync(path.join(EXAMPLES_DIR, 'opt-outs-from-replies.json'), 'utf8'),
-	) as WorkflowJson;
-	const trigger = (workflow.nodes as Array<Record<string, unknown>>).find(
-		(node) => node.name === 'SMSLeopard Trigger',
-	)!;
-	trigger.credentials = { smsLeopardApi: credential };
-	await rest.activateWorkflow({ ...workflow, projectId: await rest.personalProjectId() });
-	url = `${cluster.mainUrl}/webhook/${String(trigger.webhookId)}/smsleopard`;
-	for (let attempt = 0; attempt < 60; attempt++) {
-		if ((await fetch(url, { method: 'POST', body: '{}' })).status !== 404) break;
-		await new Promise((resolve) => setTimeout(resolve, 250));
-	}
+	url = await activateReplyWorkflow(rest, credential, cluster.mainUrl);
 }, 600_000);
 
 afterAll(async () => {
