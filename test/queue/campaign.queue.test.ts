@@ -326,8 +326,8 @@ it('5,000 recipients in batches of 1,000 over both workers: each sent once, the 
 });
 
 it('the account limit sets the pace: when a worker is killed, the other takes up its share', async () => {
-	// 8,000 recipients at 100 a second: 80 s. Worker shares: 50 each while both send.
-	const list = people(8000, '+2547450');
+	// 9,000 recipients at 100 a second: 90 s. Worker shares: 50 each while both send.
+	const list = people(9000, '+2547450');
 	lists.put('pace', list);
 	const sendsBetween = (from: number, to: number) =>
 		sandbox.state.sentMessages.filter((message) => message.at >= from && message.at < to).length;
@@ -345,14 +345,16 @@ it('the account limit sets the pace: when a worker is killed, the other takes up
 	const victim = busy[0].worker;
 	const killedAt = Date.now();
 	killGroup(victim.pid);
-	// The killed batch counts as sending for 1.5 x its 1,000 sends at 50 a second + 3 s (33 s); the
-	// survivor's batch then under way ends at its share, and its next batch takes the whole limit.
-	await waitUntil(killedAt + 45_000);
+	// The killed batch counts as sending until 1.5 x its 1,000 sends at 50 a second + 3 s (33 s)
+	// after it was taken, so at most 33 s after the kill; a batch the survivor starts just before
+	// that still sends at half (20 s): by 53 s after the kill the survivor sends at the whole limit,
+	// whatever the timing. (A CI run that measured 40-45 s after the kill met that half batch.)
+	await waitUntil(killedAt + 65_000);
 	const before = sendsBetween(killedAt - 5_000, killedAt) / 5;
-	const after = sendsBetween(killedAt + 40_000, killedAt + 45_000) / 5;
+	const after = sendsBetween(killedAt + 55_000, killedAt + 65_000) / 10;
 	console.log(
 		`worker ${victim.name} killed: ${before.toFixed(0)} sends a second from both workers in the 5 s ` +
-			`before, ${after.toFixed(0)} from the other 40-45 s after (fixed shares: half)`,
+			`before, ${after.toFixed(0)} from the other 55-65 s after (fixed shares: half)`,
 	);
 	// Rates against rates, not wall time: the survivor alone sends what both sent.
 	expect(after).toBeGreaterThanOrEqual(0.8 * before);
