@@ -18,6 +18,7 @@ import { CAMPAIGN_KEY_HEADER, TEST_CAMPAIGN_KEY } from '../../test/queue/campaig
 import type { ReplyServer, ReplyStats } from '../reply-server';
 import { type CaseCluster, publish, startCaseCluster } from './cluster-setup';
 import { type GroupPeak, GroupRssSampler } from './group-rss';
+import { printNodeTimes } from './node-times';
 import {
 	type Growth,
 	type Psql,
@@ -536,6 +537,8 @@ export async function runCase(spec: CaseSpec, count: number, shared: Shared): Pr
 			if (!kill.pass) problems.push(`kill and rerun: ${JSON.stringify(kill)}`);
 		}
 		const groups = sampler.stop();
+		const batchWorkflowId = Object.keys(workflowNames).find((id) => workflowNames[id] === 'batch');
+		if (batchWorkflowId) printNodeTimes(db, batchWorkflowId);
 		const workers = Object.fromEntries(
 			Object.entries(groups).filter(([name]) => name.startsWith('worker')),
 		);

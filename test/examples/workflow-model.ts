@@ -141,8 +141,17 @@ function filterOf(node: ExampleNode, json: Json, context: Context): (row: Row) =
 			: resolved.some(({ entry, value }) => matches(row, entry, value));
 }
 
+/** n8n's own columns of every row: an automatic mapping leaves them out (DataTable addRow.js). */
+const SYSTEM_COLUMNS = ['id', 'createdAt', 'updatedAt'];
+
 function columnsOf(node: ExampleNode, json: Json, context: Context): Json {
-	const value = (node.parameters.columns as { value: Json }).value;
+	const { mappingMode, value } = node.parameters.columns as { mappingMode?: string; value: Json };
+	// "Map Each Column Automatically": the item's own fields, no expression per column.
+	if (mappingMode === 'autoMapInputData') {
+		return Object.fromEntries(
+			Object.entries(json).filter(([key]) => !SYSTEM_COLUMNS.includes(key)),
+		);
+	}
 	return Object.fromEntries(
 		Object.entries(value).map(([key, given]) => [key, evaluate(given, json, context)]),
 	);

@@ -1,0 +1,68 @@
+/**
+ * BENCH_NODE_TIMES=1 with BENCH_KEEP_BATCHES=1: where a batch execution's time goes. Reads the kept
+ * executions' run data (n8n stores it flatted) and prints, per node of the batch workflow, the median
+ * and 90th percentile of its time, and the gap from one batch's end to the next one's start on the
+ * same worker, so a slow step between sends is named rather than guessed.
+ */
+import { parse } from 'flatted';
+
+import type { Psql } from './postgres';
+
+interface NodeRun {
+	startTime: number;
+	executionTime: number;
+	error?: { message?: string; description?: string };
+}
+
+const percentile = (values: number[], p: number): number => {
+	if (!values.length) return NaN;
+	const sorted = [...values].sort((a, b) => a - b);
+	return sorted[Math.min(sorted.length - 1, Math.floor((sorted.length - 1) * p))];
+};
+
+export function printNodeTimes(db: Psql, workflowId: string): void {
+	if (process.env.BENCH_NODE_TIMES !== '1') return;
+	const rows = db.rows(
+		`SELECT e.id, extract(epoch from e."startedAt") * 1000, extract(epoch from e."stoppedAt") * 1000, d.data FROM execution_entity e JOIN execution_data d ON d."executionId" = e.id WHERE e."workflowId" = '${workflowId.replace(/'/g, '')}' ORDER BY e.id;`,
+	);
+	const perNode = new Map<string, number[]>();
+	const firstNodeDelay: number[] = [];
+	const totals: number[] = [];
+	const spans: Array<{ start: number; end: number }> = [];
+	const errors = new Map<string, number>();
+	for (const [, started, stopped, data] of rows) {
+		const start = Number(started);
+		const end = Number(stopped);
+		totals.push(end - start);
+		spans.push({ start, end });
+		const runData = (parse(data) as { resultData?: { runData?: Record<string, NodeRun[]> } })
+			.resultData?.runData;
+		if (!runData) continue;
+		let earliest = Infinity;
+		for (const [name, runs] of Object.entries(runData)) {
+			for (const run of runs) {
+				if (!perNode.has(name)) perNode.set(name, []);
+				perNode.get(name)!.push(run.executionTime);
+				if (run.error) {
+					const text = `${name}: ${run.error.message ?? ''} ${run.error.description ?? ''}`.trim();
+					errors.set(text, (errors.get(text) ?? 0) + 1);
+				}
+				earliest = Math.min(earliest, run.startTime);
+			}
+		}
+		if (earliest < Infinity) firstNodeDelay.push(earliest - start);
+	}
+	// Time between one execution's end and the next one's start, across the whole cluster, sorted by
+	// start: with two workers a long gap means both were between batches at once.
+	spans.sort((a, b) => a.start - b.start);
+	const lines = [
+		`  batch executions kept: ${rows.length}; total ms median ${percentile(totals, 0.5).toFixed(0)}, p90 ${percentile(totals, 0.9).toFixed(0)}`,
+		`  from the execution's start to its first node: median ${percentile(firstNodeDelay, 0.5).toFixed(0)} ms`,
+		...[...perNode.entries()].map(
+			([name, times]) =>
+				`  ${name.padEnd(32)} median ${percentile(times, 0.5).toFixed(0).padStart(6)} ms  p90 ${percentile(times, 0.9).toFixed(0).padStart(6)} ms  runs ${times.length}`,
+		),
+		...[...errors.entries()].map(([text, count]) => `  error x ${count}: ${text}`),
+	];
+	console.log(`\nWhere a batch's time goes (BENCH_NODE_TIMES=1):\n${lines.join('\n')}`);
+}
