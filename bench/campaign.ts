@@ -19,6 +19,9 @@
  *   BENCH_KILL_REPLACEMENT=1 the kill case starts a replacement worker at once and checks for
  *                            stalled jobs every 5 s (the bench before issue 53; the README's set-up
  *                            has neither)
+ *   BENCH_WORKER_PROFILE=<folder>  V8's CPU profile of each worker (cpu-profile-probe.js) from 50 s
+ *                            to 80 s after it started, into <folder>/worker.<pid>.cpuprofile (for
+ *                            Chrome DevTools); the memory settings are kept
  *   BENCH_KEEP_BATCHES=1     the batch workflow keeps its successful executions (as shipped it keeps
  *                            none), so the results show what each one writes (keptExecutionData)
  */
@@ -167,7 +170,19 @@ function workerEnvOverride(): Record<string, string> | undefined {
 	return value as Record<string, string>;
 }
 
-const workerEnv = (): Record<string, string> => workerEnvOverride() ?? RECOMMENDED_WORKER_ENV;
+const workerEnv = (): Record<string, string> => {
+	const env = workerEnvOverride() ?? RECOMMENDED_WORKER_ENV;
+	const folder = process.env.BENCH_WORKER_PROFILE;
+	if (!folder) return env;
+	return {
+		...env,
+		NODE_OPTIONS:
+			`${env.NODE_OPTIONS ?? ''} --require ${path.join(__dirname, 'cpu-profile-probe.js')}`.trim(),
+		BENCH_CPU_PROFILE_FILE: path.join(path.resolve(folder), 'worker'),
+		BENCH_CPU_PROFILE_START_MS: '50000',
+		BENCH_CPU_PROFILE_STOP_MS: '80000',
+	};
+};
 const keepBatches = (): boolean => process.env.BENCH_KEEP_BATCHES === '1';
 const killReplacement = (): boolean => process.env.BENCH_KILL_REPLACEMENT === '1';
 

@@ -18,11 +18,25 @@ if (file && isN8nMain) {
 	session.post('Profiler.enable');
 	// 1 ms between samples, as --cpu-prof samples.
 	session.post('Profiler.setSamplingInterval', { interval: 1000 });
-	session.post('Profiler.start');
-	// An in-process inspector session answers synchronously, so this completes inside 'exit'.
-	process.on('exit', () => {
-		session.post('Profiler.stop', (error, result) => {
-			if (!error) writeFileSync(file, JSON.stringify(result.profile));
+	const stopMs = Number(process.env.BENCH_CPU_PROFILE_STOP_MS);
+	if (stopMs > 0) {
+		// A window of a long run (a queue-mode worker, which the bench SIGKILLs rather than lets
+		// exit): from BENCH_CPU_PROFILE_START_MS to STOP_MS after start, one file per process.
+		const startMs = Number(process.env.BENCH_CPU_PROFILE_START_MS) || 0;
+		setTimeout(() => session.post('Profiler.start'), startMs).unref();
+		setTimeout(() => {
+			session.post('Profiler.stop', (error, result) => {
+				if (!error)
+					writeFileSync(`${file}.${process.pid}.cpuprofile`, JSON.stringify(result.profile));
+			});
+		}, stopMs).unref();
+	} else {
+		session.post('Profiler.start');
+		// An in-process inspector session answers synchronously, so this completes inside 'exit'.
+		process.on('exit', () => {
+			session.post('Profiler.stop', (error, result) => {
+				if (!error) writeFileSync(file, JSON.stringify(result.profile));
+			});
 		});
-	});
+	}
 }
