@@ -19,8 +19,8 @@
  *   BENCH_KILL_REPLACEMENT=1 the kill case starts a replacement worker at once and checks for
  *                            stalled jobs every 5 s (the bench before issue 53; the README's set-up
  *                            has neither)
- *   BENCH_WORKER_PROFILE=<folder>  V8's CPU profile of each worker (cpu-profile-probe.js) from 50 s
- *                            to 80 s after it started, into <folder>/worker.<pid>.cpuprofile (for
+ *   BENCH_WORKER_PROFILE=<folder>  V8's CPU profile of each worker (cpu-profile-probe.js) from 40 s
+ *                            to 60 s after it started, into <folder>/worker.<pid>.cpuprofile (for
  *                            Chrome DevTools); the memory settings are kept
  *   BENCH_KEEP_BATCHES=1     the batch workflow keeps its successful executions (as shipped it keeps
  *                            none), so the results show what each one writes (keptExecutionData)
@@ -179,8 +179,8 @@ const workerEnv = (): Record<string, string> => {
 		NODE_OPTIONS:
 			`${env.NODE_OPTIONS ?? ''} --require ${path.join(__dirname, 'cpu-profile-probe.js')}`.trim(),
 		BENCH_CPU_PROFILE_FILE: path.join(path.resolve(folder), 'worker'),
-		BENCH_CPU_PROFILE_START_MS: '50000',
-		BENCH_CPU_PROFILE_STOP_MS: '80000',
+		BENCH_CPU_PROFILE_START_MS: '40000',
+		BENCH_CPU_PROFILE_STOP_MS: '60000',
 	};
 };
 const keepBatches = (): boolean => process.env.BENCH_KEEP_BATCHES === '1';

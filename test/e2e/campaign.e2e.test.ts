@@ -25,6 +25,8 @@ import {
 	startListServer,
 	webhookPath,
 } from '../queue/campaign/campaign-kit';
+import { campaignDeliveryCases } from '../queue/campaign/delivery-cases';
+import { activateReplyWorkflow } from '../queue/campaign/delivery-reports';
 import { campaignOptOutCases } from '../queue/campaign/opt-out-cases';
 import { OPT_OUT_TABLE, optOutList } from '../queue/campaign/opt-out-list';
 import { campaignSafetyCases } from '../queue/campaign/safety-cases';
@@ -235,5 +237,23 @@ describe.each(selectedVersions().filter((version) => !version.startsWith('1.')))
 		};
 		campaignSafetyCases(it, underTest);
 		campaignOptOutCases(it, underTest);
+		// Reports through the activated trigger workflow, counted by a check, as in queue mode.
+		const reportsSecret = 'deliveries-webhook-secret-regular-3f9a';
+		let triggerUrl: string;
+		beforeAll(async () => {
+			const credential = await n8n.rest.createCredential('SMSLeopard reports', 'smsLeopardApi', {
+				...n8n.sandbox.credentialData,
+				webhookSecret: reportsSecret,
+			});
+			triggerUrl = await activateReplyWorkflow(n8n.rest, credential, n8n.server.url);
+		}, 120_000);
+		campaignDeliveryCases(it, {
+			rest: () => n8n.rest,
+			sandbox: () => n8n.sandbox,
+			campaignUrl: () => campaignUrl,
+			trigger: () => ({ url: triggerUrl, secret: reportsSecret }),
+			putList: (name, rows) => lists.put(name, rows),
+			listUrl: (name) => lists.url(name),
+		});
 	},
 );
