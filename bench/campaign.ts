@@ -19,6 +19,7 @@
  *   BENCH_KILL_REPLACEMENT=1 the kill case starts a replacement worker at once and checks for
  *                            stalled jobs every 5 s (the bench before issue 53; the README's set-up
  *                            has neither)
+ *   BENCH_MAIN_ENV           the same for the main (RECOMMENDED_MAIN_ENV: the README's settings)
  *   BENCH_WORKER_PROFILE=<folder>  V8's CPU profile of each worker (cpu-profile-probe.js) from 40 s
  *                            to 60 s after it started, into <folder>/worker.<pid>.cpuprofile (for
  *                            Chrome DevTools); the memory settings are kept
@@ -45,7 +46,7 @@ import { repeatsFromEnv } from './measure';
 import { type ReplyServer, startReplyServer } from './reply-server';
 import { logSince } from './run-options';
 import { RAW_DIR, type Section, currentCommit, writeJson } from './report';
-import { CAMPAIGN_WORKER_ENV } from '../test/queue/cluster/campaign-workers';
+import { CAMPAIGN_MAIN_ENV, CAMPAIGN_WORKER_ENV } from '../test/queue/cluster/campaign-workers';
 
 const CASES: CaseSpec[] = [
 	{
@@ -153,10 +154,13 @@ const accountRps = () => wholeFromEnv('BENCH_RPS', 10_000, 0);
 
 /** The workers' memory settings the docs recommend for campaigns. */
 const RECOMMENDED_WORKER_ENV: Record<string, string> = { ...CAMPAIGN_WORKER_ENV };
+const RECOMMENDED_MAIN_ENV: Record<string, string> = { ...CAMPAIGN_MAIN_ENV };
 
-/** BENCH_WORKER_ENV: a JSON object of strings, or undefined when unset (the recommended settings). */
-function workerEnvOverride(): Record<string, string> | undefined {
-	const raw = process.env.BENCH_WORKER_ENV;
+/** BENCH_WORKER_ENV or BENCH_MAIN_ENV: a JSON object of strings, or undefined when unset. */
+function envOverride(
+	name: 'BENCH_WORKER_ENV' | 'BENCH_MAIN_ENV',
+): Record<string, string> | undefined {
+	const raw = process.env[name];
 	if (raw === undefined || raw === '') return undefined;
 	const value: unknown = JSON.parse(raw);
 	if (
@@ -165,10 +169,13 @@ function workerEnvOverride(): Record<string, string> | undefined {
 		Array.isArray(value) ||
 		Object.values(value).some((entry) => typeof entry !== 'string')
 	) {
-		throw new Error(`BENCH_WORKER_ENV: ${raw} is not a JSON object of strings`);
+		throw new Error(`${name}: ${raw} is not a JSON object of strings`);
 	}
 	return value as Record<string, string>;
 }
+const workerEnvOverride = () => envOverride('BENCH_WORKER_ENV');
+const mainEnvOverride = () => envOverride('BENCH_MAIN_ENV');
+const mainEnv = (): Record<string, string> => mainEnvOverride() ?? RECOMMENDED_MAIN_ENV;
 
 const workerEnv = (): Record<string, string> => {
 	const env = workerEnvOverride() ?? RECOMMENDED_WORKER_ENV;
@@ -215,6 +222,7 @@ export async function run(names: string[]): Promise<{ section: Section; narrowed
 			itemsInParallel: itemsInParallel(),
 			accountRps: accountRps(),
 			workerEnv: workerEnv(),
+			mainEnv: mainEnv(),
 			keepBatches: keepBatches(),
 			killReplacement: killReplacement(),
 			log,
@@ -260,6 +268,10 @@ export async function run(names: string[]): Promise<{ section: Section; narrowed
 			Object.keys(workerEnv()).length === 0
 				? "none (n8n's defaults)"
 				: `${JSON.stringify(workerEnv())}${workerEnvOverride() === undefined ? " (the README's recommendation)" : ''}`,
+		mainEnv:
+			Object.keys(mainEnv()).length === 0
+				? "none (n8n's defaults)"
+				: `${JSON.stringify(mainEnv())}${mainEnvOverride() === undefined ? " (the README's recommendation)" : ''}`,
 		...(keepBatches() ? { batchExecutions: 'kept (BENCH_KEEP_BATCHES=1)' } : {}),
 		killCase: killReplacement()
 			? 'a replacement worker at once, stalled-job checks every 5 s (BENCH_KILL_REPLACEMENT=1)'
@@ -273,6 +285,7 @@ export async function run(names: string[]): Promise<{ section: Section; narrowed
 		itemsInParallel() !== undefined ||
 		accountRps() !== undefined ||
 		workerEnvOverride() !== undefined ||
+		mainEnvOverride() !== undefined ||
 		keepBatches() ||
 		killReplacement();
 	const file = narrowed || cases.length !== CASES.length ? SUBSET_RESULTS : RESULTS;

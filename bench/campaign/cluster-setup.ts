@@ -33,6 +33,8 @@ export interface ClusterChoice {
 	quickStallCheck?: boolean;
 	/** Added to the workers' environment (BENCH_WORKER_ENV: a deployment setting under test). */
 	workerEnv?: Record<string, string>;
+	/** Added to the main's environment (BENCH_MAIN_ENV). */
+	mainEnv?: Record<string, string>;
 }
 
 export async function startCaseCluster(
@@ -47,6 +49,7 @@ export async function startCaseCluster(
 		// The campaign's design: one execution (one batch) at a time per worker.
 		workerConcurrency: CAMPAIGN_WORKER_CONCURRENCY,
 		workerEnv: choice.workerEnv,
+		mainEnv: choice.mainEnv,
 		env: {
 			...(choice.quickStallCheck
 				? {

@@ -101,6 +101,8 @@ export interface Shared {
 	accountRps?: number;
 	/** Added to every worker's environment (BENCH_WORKER_ENV), when set. */
 	workerEnv?: Record<string, string>;
+	/** Added to the main's environment (BENCH_MAIN_ENV), when set. */
+	mainEnv?: Record<string, string>;
 	/** The batch workflow keeps its successful executions (BENCH_KEEP_BATCHES=1). */
 	keepBatches?: boolean;
 	/** The kill case starts a replacement worker and shortens the stalled-job checks. */
@@ -352,6 +354,7 @@ export async function runCase(spec: CaseSpec, count: number, shared: Shared): Pr
 			workers: spec.workers,
 			quickStallCheck: spec.kill && shared.killReplacement,
 			workerEnv: shared.workerEnv,
+			mainEnv: shared.mainEnv,
 		},
 		server,
 		shared.credentialData,

@@ -4,6 +4,7 @@
  * each by hand. Unknown flags are refused by name rather than ignored.
  */
 import {
+	CAMPAIGN_MAIN_ENV,
 	CAMPAIGN_WORKER_CONCURRENCY,
 	CAMPAIGN_WORKER_ENV,
 } from '../../test/queue/cluster/campaign-workers';
@@ -12,6 +13,7 @@ export interface UpOptions {
 	workers: number;
 	workerConcurrency: number;
 	workerEnv: Record<string, string>;
+	mainEnv: Record<string, string>;
 	campaign: boolean;
 }
 
@@ -44,6 +46,7 @@ export function parseUpOptions(argv: string[]): UpOptions {
 		// n8n's own default (10) unless the campaign set-up or the flag says otherwise.
 		workerConcurrency: concurrency ?? (campaign ? CAMPAIGN_WORKER_CONCURRENCY : 10),
 		workerEnv: campaign ? { ...CAMPAIGN_WORKER_ENV } : {},
+		mainEnv: campaign ? { ...CAMPAIGN_MAIN_ENV } : {},
 		campaign,
 	};
 }

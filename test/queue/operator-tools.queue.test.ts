@@ -84,6 +84,7 @@ describe('npm run queue:up -- --campaign, queue:worker, queue:down', () => {
 		expect(up).toContain('1 workers at --concurrency=1');
 		expect(up).toContain('NODE_OPTIONS=--max-old-space-size=256');
 		expect(up).toContain('N8N_RUNNERS_MAX_OLD_SPACE_SIZE=128');
+		expect(up).toContain('the main: NODE_OPTIONS=--max-old-space-size=384');
 		const envFile = path.join(runDir, 'n8n.env');
 		expect(up).toContain(envFile);
 		// What a restart needs is in the file, which only its owner may read (it holds the key).
@@ -95,6 +96,13 @@ describe('npm run queue:up -- --campaign, queue:worker, queue:down', () => {
 
 		const state = (): QueueState =>
 			JSON.parse(readFileSync(path.join(runDir, 'state.json'), 'utf8')) as QueueState;
+		// The main with its heap limit (n8n start).
+		const mainPid = state().pids.find((pid) =>
+			readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').includes('start'),
+		);
+		expect(readFileSync(`/proc/${mainPid}/environ`, 'latin1').split('\0')).toContain(
+			'NODE_OPTIONS=--max-old-space-size=384',
+		);
 		const workerPid = state().pids.at(-1)!;
 		expect(readFileSync(`/proc/${workerPid}/cmdline`, 'utf8')).toContain('--concurrency=1');
 		expect(readFileSync(`/proc/${workerPid}/environ`, 'latin1').split('\0')).toContain(

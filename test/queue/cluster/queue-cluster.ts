@@ -69,6 +69,8 @@ export interface QueueOptions {
 	env?: Record<string, string>;
 	/** Added to the workers' environment only (e.g. NODE_OPTIONS with a heap limit). */
 	workerEnv?: Record<string, string>;
+	/** Added to the main's environment only. */
+	mainEnv?: Record<string, string>;
 	/** queue:up: leave everything running when this process exits (queue:down stops it). */
 	keepRunning?: boolean;
 	/**
@@ -272,6 +274,7 @@ export async function startQueueCluster(options: QueueOptions): Promise<QueueClu
 			N8N_PORT: String(mainPort),
 			N8N_LISTEN_ADDRESS: '127.0.0.1',
 			N8N_SECURE_COOKIE: 'false',
+			...options.mainEnv,
 		});
 		main.url = `http://127.0.0.1:${mainPort}`;
 		processes.push(main);
