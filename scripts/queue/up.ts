@@ -29,11 +29,14 @@ async function main(): Promise<void> {
 		workers: options.workers,
 		workerConcurrency: options.workerConcurrency,
 		workerEnv: options.workerEnv,
+		mainEnv: options.mainEnv,
 	});
 	await setUpOwner(cluster.mainUrl);
-	const memory = Object.entries(options.workerEnv)
-		.map(([key, value]) => `${key}=${value}`)
-		.join(' ');
+	const settings = (env: Record<string, string>) =>
+		Object.entries(env)
+			.map(([key, value]) => `${key}=${value}`)
+			.join(' ');
+	const memory = settings(options.workerEnv);
 	const envFile = path.join(QUEUE_RUN_DIR, ENV_FILE);
 	console.log(`n8n queue mode is up: ${cluster.mainUrl}`);
 	console.log(`  sign in as ${DEMO_OWNER.email} / ${DEMO_OWNER.password}`);
@@ -42,6 +45,8 @@ async function main(): Promise<void> {
 			(memory ? `, ${memory}` : '') +
 			(options.campaign ? ' (the campaign set-up)' : ''),
 	);
+	if (Object.keys(options.mainEnv).length > 0)
+		console.log(`  the main: ${settings(options.mainEnv)}`);
 	console.log(`  workers' health: ${cluster.workers.map((worker) => worker.url).join(', ')}`);
 	console.log(
 		`  Postgres 127.0.0.1:${cluster.postgres.port} database n8n user postgres, ` +
