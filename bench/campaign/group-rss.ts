@@ -10,6 +10,7 @@ import { readFileSync, readdirSync } from 'fs';
 const TICKS_PER_SECOND = 100;
 
 interface ProcStat {
+	parent: number;
 	group: number;
 	/** utime + stime, in clock ticks. */
 	cpuTicks: number;
@@ -21,7 +22,11 @@ function procStat(pid: string): ProcStat | undefined {
 		const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
 		const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
 		// fields[0] is field 3 (state): pgrp is field 5, utime 14, stime 15.
-		return { group: Number(fields[2]), cpuTicks: Number(fields[11]) + Number(fields[12]) };
+		return {
+			parent: Number(fields[1]),
+			group: Number(fields[2]),
+			cpuTicks: Number(fields[11]) + Number(fields[12]),
+		};
 	} catch {
 		return undefined;
 	}
@@ -58,6 +63,8 @@ const TIMELINE_MS = 1000;
 export class GroupRssSampler {
 	private readonly peaks = new Map<string, GroupPeak>();
 	private readonly groups = new Map<number, string>();
+	/** Processes counted with their children (Postgres: each backend leads a group of its own). */
+	private readonly families = new Map<number, string>();
 	/** Per process: its CPU ticks when first seen (0 if it started after start()) and the latest. */
 	private readonly cpu = new Map<string, { group: string; first: number; latest: number }>();
 	private started = false;
@@ -70,6 +77,17 @@ export class GroupRssSampler {
 	add(name: string, leaderPid: number | undefined): void {
 		if (leaderPid === undefined) return;
 		this.groups.set(leaderPid, name);
+		this.track(name);
+	}
+
+	/** Like add, for a process whose children are not in its group: it and its children. */
+	addFamily(name: string, parentPid: number | undefined): void {
+		if (parentPid === undefined) return;
+		this.families.set(parentPid, name);
+		this.track(name);
+	}
+
+	private track(name: string): void {
 		this.peaks.set(name, {
 			peakMb: 0,
 			processes: 0,
@@ -97,13 +115,17 @@ export class GroupRssSampler {
 		for (const pid of readdirSync('/proc')) {
 			if (!/^\d+$/.test(pid)) continue;
 			const stat = procStat(pid);
-			const name = stat && this.groups.get(stat.group);
+			const name =
+				stat &&
+				(this.groups.get(stat.group) ??
+					this.families.get(Number(pid)) ??
+					this.families.get(stat.parent));
 			if (!stat || !name) continue;
 			const entry = now.get(name) ?? { mb: 0, processes: 0, leader: 0, children: 0 };
 			const mb = rssKb(pid) / 1024;
 			entry.mb += mb;
 			entry.processes += 1;
-			if (Number(pid) === stat.group) entry.leader += mb;
+			if (Number(pid) === stat.group || this.families.has(Number(pid))) entry.leader += mb;
 			else entry.children += mb;
 			now.set(name, entry);
 			const known = this.cpu.get(pid);
@@ -148,4 +170,25 @@ export class GroupRssSampler {
 			[...this.peaks].map(([name, peak]) => [name, { ...peak, timeline: [...peak.timeline] }]),
 		);
 	}
+}
+
+/**
+ * The postmaster of the Postgres server listening on `port`, found by its command line (its
+ * backends are its children, each leading a process group of its own); undefined if none.
+ */
+export function postmasterOf(port: number): number | undefined {
+	for (const pid of readdirSync('/proc')) {
+		if (!/^\d+$/.test(pid)) continue;
+		let args: string[];
+		try {
+			args = readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0');
+		} catch {
+			continue;
+		}
+		if (!/(^|\/)postgres$/.test(args[0] ?? '')) continue;
+		const portAt = args.indexOf('-p');
+		if (portAt < 0 || args[portAt + 1] !== String(port)) continue;
+		return Number(pid);
+	}
+	return undefined;
 }

@@ -17,7 +17,7 @@ import { isAlive, killGroup, tail } from '../../test/queue/cluster/services';
 import { CAMPAIGN_KEY_HEADER, TEST_CAMPAIGN_KEY } from '../../test/queue/campaign/campaign-kit';
 import type { ReplyServer, ReplyStats } from '../reply-server';
 import { type CaseCluster, publish, startCaseCluster } from './cluster-setup';
-import { type GroupPeak, GroupRssSampler } from './group-rss';
+import { type GroupPeak, GroupRssSampler, postmasterOf } from './group-rss';
 import { printNodeTimes } from './node-times';
 import {
 	type Growth,
@@ -169,6 +169,8 @@ export interface CaseRun {
 	/** CPU per recipient sent: all workers' groups together, and the main's. */
 	workerCpuMsPerSend: number;
 	mainCpuMsPerSend: number;
+	/** Postgres's and Redis's CPU per recipient sent (their process groups). */
+	storeCpuMsPerSend: number;
 	/**
 	 * Growth per table; keptExecutionData: the execution data n8n still holds, per workflow id (by
 	 * workflow: campaign, batch, one execution; the rest of execution_data's growth is space of executions deleted after success, not yet reused).
@@ -404,6 +406,9 @@ export async function runCase(spec: CaseSpec, count: number, shared: Shared): Pr
 		await resetServer();
 		for (const worker of cluster.workers) sampler.add(worker.name, worker.pid);
 		sampler.add('main', cluster.main.pid);
+		// Postgres and Redis: the rest of the machine's CPU a send costs, beside the sandbox's.
+		sampler.addFamily('postgres', postmasterOf(cluster.postgres.port));
+		sampler.add('redis', cluster.redis.pid);
 		sampler.start();
 		// The shipped campaign reads a CSV list, as from a published sheet; the one execution JSON.
 		const body = (campaign: string) =>
@@ -643,6 +648,9 @@ export async function runCase(spec: CaseSpec, count: number, shared: Shared): Pr
 			triggerRanOn,
 			workerCpuMsPerSend: workerCpuMs / Math.max(1, stats.sends),
 			mainCpuMsPerSend: (groups.main?.cpuMs ?? Number.NaN) / Math.max(1, stats.sends),
+			storeCpuMsPerSend:
+				((groups.postgres?.cpuMs ?? Number.NaN) + (groups.redis?.cpuMs ?? 0)) /
+				Math.max(1, stats.sends),
 			pg: {
 				...grown,
 				beforeBytes: before.databaseBytes,
