@@ -98,7 +98,16 @@ describe('retries', () => {
 		env.sandbox.setOptions({ failureRate: 1 });
 		// A fresh client: the shared one still paces at the rate the 429 tests above slowed it to.
 		const pending = env.clientWith({}).listSenderNumbers();
-		setTimeout(() => env.sandbox.setOptions({ failureRate: 0 }), 30);
+		// The service recovers once it has answered the first read with a 5xx (not after a set time:
+		// on a busy machine the first read came after a 30 ms timer, met no failure, and proved nothing).
+		const recoverBy = Date.now() + 10_000;
+		while (
+			!env.sandbox.requests.some((request) => request.status >= 500) &&
+			Date.now() < recoverBy
+		) {
+			await new Promise((resolve) => setTimeout(resolve, 2));
+		}
+		env.sandbox.setOptions({ failureRate: 0 });
 		const senders = await pending;
 		expect(senders.map((item) => item.phone_number_id)).toContain(sender);
 		expect(env.sandbox.requests.length).toBeGreaterThan(1);
