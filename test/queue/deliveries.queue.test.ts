@@ -6,7 +6,7 @@
  * repeated, some out of order (read before delivered), several in one post, and one for a message
  * no campaign sent. A check must then count every message once at its highest status.
  */
-import { N8nRest, packPackage, removePackedTarball } from '../e2e/harness';
+import { N8nRest, packedTarball, removeOwnTarball } from '../e2e/harness';
 import { type Sandbox, startSandbox } from '../sandbox';
 import {
 	BATCH_FILE,
@@ -40,7 +40,7 @@ let lists: Awaited<ReturnType<typeof startListServer>>;
 let triggerUrl: string;
 
 beforeAll(async () => {
-	tarball = packPackage();
+	tarball = packedTarball();
 	// "sent" at once; "delivered" after 10 minutes, long after this test: the test posts the rest.
 	sandbox = await startSandbox({ smsDeliveryMs: 600_000 });
 	lists = await startListServer();
@@ -65,7 +65,7 @@ afterAll(async () => {
 	cluster?.stop();
 	await sandbox?.stop();
 	await lists?.stop();
-	removePackedTarball(tarball);
+	removeOwnTarball(tarball);
 });
 
 /** WhatsApp statuses in one post, as SMSLeopard forwards them. */
