@@ -1,7 +1,7 @@
 // Packs a package folder the way it is published (`npm pack` runs its prepack build), so the
 // suite installs exactly what users would get from npm.
 import { execFileSync } from 'child_process';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'fs';
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'fs';
 import { tmpdir } from 'os';
 import * as path from 'path';
 
@@ -50,7 +50,12 @@ export function removeOwnTarball(tarball: string | undefined): void {
  * (`.ci/run` packs once for all suites). Its tear-down removes the tarball only if it packed it.
  */
 export function packForSuite(): void {
-	if (process.env.E2E_PACKED_TARBALL) return;
+	const given = process.env.E2E_PACKED_TARBALL;
+	if (given && !existsSync(given))
+		throw new Error(
+			`E2E_PACKED_TARBALL names ${given}, which does not exist: unset it to pack the package here`,
+		);
+	if (given) return;
 	process.env.E2E_PACKED_TARBALL = packPackage();
 	process.env.E2E_PACKED_BY_SUITE = '1';
 }
