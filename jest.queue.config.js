@@ -12,4 +12,7 @@ module.exports = {
 	// test/queue/cluster/show-logs-on-failure.ts ends a test 15 s before it, with n8n's logs.
 	testTimeout: 300000,
 	maxWorkers: 1,
+	// The package packed once for every file (E2E_PACKED_TARBALL), not once per file.
+	globalSetup: '<rootDir>/test/queue/global-setup.ts',
+	globalTeardown: '<rootDir>/test/queue/global-teardown.ts',
 };

@@ -2,7 +2,8 @@
  * n8n settings that change what reaches the node's neighbours or the service, and that n8n 3.0
  * changes (docs/n8n-3.md): Always Output Data beside the error
  * output, and SSRF protection for the node's requests. The packed package in each real n8n version,
- * `n8n execute` against the sandbox; asserted on what the downstream nodes received and on what the
+ * served n8n for the first, `n8n execute` for the second (its runs set n8n's environment), against
+ * the sandbox; asserted on what the downstream nodes received and on what the
  * sandbox received.
  */
 import { existsSync } from 'fs';
@@ -45,29 +46,23 @@ function hasSsrfProtection(version: string): boolean {
 const downstream = (name: string): WorkflowNode => node(name, 'n8n-nodes-base.noOp', 1, {});
 
 describe.each(selectedVersions())('n8n settings in n8n %s', (version) => {
-	const n8n = useSandboxedN8n(
-		version,
-		tarball,
-		(data) => [
-			{ ...GOOD, type: 'smsLeopardApi', data },
-			{
-				...BY_NAME,
-				type: 'smsLeopardApi',
-				data: {
-					...data,
-					chatUrl: String(data.chatUrl).replace('127.0.0.1', 'localhost'),
-					contactsUrl: String(data.contactsUrl).replace('127.0.0.1', 'localhost'),
-				},
+	const credentials = (data: Record<string, unknown>) => [
+		{ ...GOOD, type: 'smsLeopardApi', data },
+		{
+			...BY_NAME,
+			type: 'smsLeopardApi',
+			data: {
+				...data,
+				chatUrl: String(data.chatUrl).replace('127.0.0.1', 'localhost'),
+				contactsUrl: String(data.contactsUrl).replace('127.0.0.1', 'localhost'),
 			},
-		],
-		{},
-		{},
-		// Its runs set n8n's environment (SSRF protection, proxies), which needs a process per run.
-		{ engine: 'cli' },
-	);
-	const sentTo = () => n8n.sandbox.state.sentMessages.map((message) => message.destination);
+		},
+	];
 
 	describe('Always Output Data with On Error "Continue (using error output)"', () => {
+		// n8n's own settings: one served n8n for the three runs (a CLI start each took 15 s).
+		const n8n = useSandboxedN8n(version, tarball, credentials);
+		const sentTo = () => n8n.sandbox.state.sentMessages.map((message) => message.destination);
 		const recipients = (phones: string[]) =>
 			code('Recipients', `${JSON.stringify(phones)}.map((phone) => ({ json: { phone } }))`);
 		const send = flowSend(GOOD, { onError: 'continueErrorOutput', alwaysOutputData: true });
@@ -144,6 +139,10 @@ describe.each(selectedVersions())('n8n settings in n8n %s', (version) => {
 	});
 
 	describe("SSRF protection for the node's requests (N8N_SSRF_PROTECTION_ENABLED)", () => {
+		// Each run sets n8n's environment, which needs a process per run; jest runs this block's
+		// set-up only where one of its tests runs (n8n with SSRF protection).
+		const n8n = useSandboxedN8n(version, tarball, credentials, {}, {}, { engine: 'cli' });
+		const sentTo = () => n8n.sandbox.state.sentMessages.map((message) => message.destination);
 		const has = hasSsrfProtection(version);
 		/** Skipped, with the reason in its title, where this n8n has no such setting. */
 		const protectedIt = (title: string, test: () => Promise<void>) =>

@@ -15,6 +15,16 @@ import { type TriggerPost, triggerPostFamily } from '../support/trigger-posts';
 
 const tarball = packedForThisFile();
 const SECRET = 'versions-e2e-secret-8d21';
+/** Executions read at once once all have settled (reads only: one at a time took the longest). */
+const READS_AT_ONCE = 4;
+
+/** `work` on every item, `size` at a time; the results in the items' order. */
+async function inGroups<T, R>(items: T[], size: number, work: (item: T) => Promise<R>) {
+	const results: R[] = [];
+	for (let start = 0; start < items.length; start += size)
+		results.push(...(await Promise.all(items.slice(start, start + size).map(work))));
+	return results;
+}
 
 /** One post per body shape, kind of secret place and content type: the family, without repeats. */
 function samplePosts(): TriggerPost[] {
@@ -113,8 +123,7 @@ describe.each(selectedVersions())('SMSLeopard Trigger versions 1 and 2 in n8n %s
 	async function readEvents(workflowId: string, executions: number): Promise<string[]> {
 		const done = await settled(workflowId, executions);
 		expect(done).toHaveLength(executions);
-		const details = [];
-		for (const entry of done) details.push(await n8n.rest.execution(entry.id));
+		const details = await inGroups(done, READS_AT_ONCE, (entry) => n8n.rest.execution(entry.id));
 		for (const detail of details) expect(detail.status).toBe('success');
 		return details
 			.flatMap((detail) => detail.runData['SMSLeopard Trigger']?.[0]?.data?.main?.[0] ?? [])
@@ -141,6 +150,7 @@ describe.each(selectedVersions())('SMSLeopard Trigger versions 1 and 2 in n8n %s
 		const v1 = await activate(v1Workflow.json, v1Workflow.path);
 		const v2 = await activate(v2Workflow.json, v2Workflow.path);
 		const posts = [...samplePosts(), ...xmlPosts()];
+		// One post at a time: with 4 at once, n8n 2.8.4 settled 226 of the 227 v2 executions in 240 s.
 		const answers: Array<{ post: string; v1: number; v2: number; v1Body: string; v2Body: string }> =
 			[];
 		for (const post of posts) {

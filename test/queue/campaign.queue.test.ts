@@ -14,7 +14,7 @@
  */
 import { readFileSync } from 'fs';
 
-import { N8nRest, packPackage, removePackedTarball } from '../e2e/harness';
+import { N8nRest, packedTarball, removeOwnTarball } from '../e2e/harness';
 import { type Sandbox, startSandbox } from '../sandbox';
 import {
 	BATCH_FILE,
@@ -64,7 +64,7 @@ let campaignWorkflowId: string;
 const suiteStarted = Date.now();
 
 beforeAll(async () => {
-	tarball = packPackage();
+	tarball = packedTarball();
 	// 50 ms a send, so a batch of 1,000 takes seconds and a kill lands inside one.
 	sandbox = await startSandbox({ latencyMs: 50 });
 	lists = await startListServer();
@@ -126,7 +126,7 @@ afterAll(async () => {
 	cluster?.stop();
 	await sandbox?.stop();
 	await lists?.stop();
-	removePackedTarball(tarball);
+	removeOwnTarball(tarball);
 	console.log(`campaign suite: ${((Date.now() - suiteStarted) / 1000).toFixed(1)} s in all`);
 });
 

@@ -3,7 +3,7 @@
  * campaign/delivery-cases.ts (reports repeated, out of order, before the record, for an unknown
  * message; the check counts each message once), on the shipped campaign, batch and trigger files.
  */
-import { N8nRest, packPackage, removePackedTarball } from '../e2e/harness';
+import { N8nRest, packedTarball, removeOwnTarball } from '../e2e/harness';
 import { type Sandbox, startSandbox } from '../sandbox';
 import {
 	BATCH_FILE,
@@ -29,7 +29,7 @@ let lists: Awaited<ReturnType<typeof startListServer>>;
 let triggerUrl: string;
 
 beforeAll(async () => {
-	tarball = packPackage();
+	tarball = packedTarball();
 	sandbox = await startSandbox({});
 	lists = await startListServer();
 	cluster = await startQueueCluster({ packageTarball: tarball, workerConcurrency: 1 });
@@ -52,7 +52,7 @@ afterAll(async () => {
 	cluster?.stop();
 	await sandbox?.stop();
 	await lists?.stop();
-	removePackedTarball(tarball);
+	removeOwnTarball(tarball);
 });
 
 // The scenario runs in regular mode too (test/e2e/campaign.e2e.test.ts).

@@ -5,7 +5,7 @@
  * messages after reading the number's rows (Postgres gives ids before commit, so this is where the
  * order of steps is least like arrival).
  */
-import { N8nRest, packPackage, removePackedTarball } from '../e2e/harness';
+import { N8nRest, packedTarball, removeOwnTarball } from '../e2e/harness';
 import { EXAMPLE_CREDENTIAL_NAME } from '../e2e/workflows/examples';
 import { type Sandbox, startSandbox } from '../sandbox';
 import { activateReplyWorkflow } from './campaign/delivery-reports';
@@ -21,7 +21,7 @@ let rest: N8nRest;
 let url: string;
 
 beforeAll(async () => {
-	tarball = packPackage();
+	tarball = packedTarball();
 	sandbox = await startSandbox({});
 	cluster = await startQueueCluster({ packageTarball: tarball });
 	rest = await N8nRest.owner(cluster.mainUrl);
@@ -35,7 +35,7 @@ beforeAll(async () => {
 afterAll(async () => {
 	cluster?.stop();
 	await sandbox?.stop();
-	removePackedTarball(tarball);
+	removeOwnTarball(tarball);
 });
 
 async function rows(): Promise<Array<{ phone: string; status: string }>> {

@@ -6,7 +6,7 @@
  */
 import { readFileSync } from 'fs';
 
-import { N8nRest, nodeItems, packPackage, removePackedTarball } from '../e2e/harness';
+import { N8nRest, nodeItems, packedTarball, removeOwnTarball } from '../e2e/harness';
 import { DEMO_PHONES } from '../e2e/workflows/demo';
 import { reportsWorkflow, reportsWorkflowV2 } from '../e2e/workflows/trigger';
 import { type Sandbox, type SandboxOptions, TEMPLATES, startSandbox } from '../sandbox';
@@ -35,7 +35,7 @@ let good: { id: string; name: string };
 let wrong: { id: string; name: string };
 
 beforeAll(async () => {
-	tarball = packPackage();
+	tarball = packedTarball();
 	sandbox = await startSandbox({ groupCount: 230 });
 	cluster = await startQueueCluster({
 		packageTarball: tarball,
@@ -59,7 +59,7 @@ beforeAll(async () => {
 afterAll(async () => {
 	cluster?.stop();
 	await sandbox?.stop();
-	removePackedTarball(tarball);
+	removeOwnTarball(tarball);
 });
 
 beforeEach(() => {

@@ -1,7 +1,7 @@
 // Packs a package folder the way it is published (`npm pack` runs its prepack build), so the
 // suite installs exactly what users would get from npm.
 import { execFileSync } from 'child_process';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'fs';
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'fs';
 import { tmpdir } from 'os';
 import * as path from 'path';
 
@@ -33,19 +33,51 @@ export function removePackedTarball(tarball: string | undefined): void {
 }
 
 /**
- * For a test file: the tarball the e2e suite's global set-up packed for every file
- * (E2E_PACKED_TARBALL), else one packed before the file's tests and removed after them. Returns a
- * getter, as the tarball exists only once the file's beforeAll has run.
+ * The tarball packed once for a whole run (E2E_PACKED_TARBALL: set by `.ci/run` for every suite, or
+ * by a suite's global set-up for its files), else one packed now for the caller alone.
+ */
+export function packedTarball(): string {
+	return process.env.E2E_PACKED_TARBALL ?? packPackage();
+}
+
+/** Removes a tarball from `packedTarball` unless it is the run's shared one (others still use it). */
+export function removeOwnTarball(tarball: string | undefined): void {
+	if (tarball !== process.env.E2E_PACKED_TARBALL) removePackedTarball(tarball);
+}
+
+/**
+ * A suite's global set-up: packs the package once for every file unless the run already did
+ * (`.ci/run` packs once for all suites). Its tear-down removes the tarball only if it packed it.
+ */
+export function packForSuite(): void {
+	const given = process.env.E2E_PACKED_TARBALL;
+	if (given && !existsSync(given))
+		throw new Error(
+			`E2E_PACKED_TARBALL names ${given}, which does not exist: unset it to pack the package here`,
+		);
+	if (given) return;
+	process.env.E2E_PACKED_TARBALL = packPackage();
+	process.env.E2E_PACKED_BY_SUITE = '1';
+}
+
+export function removeSuiteTarball(): void {
+	if (process.env.E2E_PACKED_BY_SUITE !== '1') return;
+	removePackedTarball(process.env.E2E_PACKED_TARBALL);
+	delete process.env.E2E_PACKED_TARBALL;
+	delete process.env.E2E_PACKED_BY_SUITE;
+}
+
+/**
+ * For a test file: the run's shared tarball (E2E_PACKED_TARBALL), else one packed before the
+ * file's tests and removed after them. Returns a getter, as the tarball exists only once the
+ * file's beforeAll has run.
  */
 export function packedForThisFile(): () => string {
-	const shared = process.env.E2E_PACKED_TARBALL;
 	let tarball: string | undefined;
 	beforeAll(() => {
-		tarball = shared ?? packPackage();
+		tarball = packedTarball();
 	}, 180_000);
-	afterAll(() => {
-		if (!shared) removePackedTarball(tarball);
-	});
+	afterAll(() => removeOwnTarball(tarball));
 	return () => {
 		if (!tarball) throw new Error('the package is packed in beforeAll: use the getter in a test');
 		return tarball;
