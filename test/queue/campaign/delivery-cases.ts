@@ -24,6 +24,7 @@ export interface DeliveriesUnderTest {
 }
 
 type DeliveryRow = { messageId: string; campaign: string | null; status: string };
+const PAGE = 1000;
 
 export function campaignDeliveryCases(it: TestRegistrar, under: DeliveriesUnderTest): void {
 	/** WhatsApp statuses in one post, as SMSLeopard forwards them. */
@@ -34,14 +35,20 @@ export function campaignDeliveryCases(it: TestRegistrar, under: DeliveriesUnderT
 			body: whatsappStatusBody(statuses),
 		});
 
+	/** Every row, page by page: the suite's earlier campaigns may have written thousands. */
 	async function deliveryRows(): Promise<DeliveryRow[]> {
 		const { projectId, id } = await findDataTable(under.rest(), DELIVERIES_TABLE);
 		if (id === undefined) return [];
-		return (
-			await under.rest().call<{
-				data: DeliveryRow[];
-			}>('GET', `/rest/projects/${projectId}/data-tables/${id}/rows?take=1000`)
-		).data;
+		const rows: DeliveryRow[] = [];
+		for (let skip = 0; ; skip += PAGE) {
+			const page = (
+				await under.rest().call<{
+					data: DeliveryRow[];
+				}>('GET', `/rest/projects/${projectId}/data-tables/${id}/rows?skip=${skip}&take=${PAGE}`)
+			).data;
+			rows.push(...page);
+			if (page.length < PAGE) return rows;
+		}
 	}
 
 	it('a campaign of 20, its reports repeated, out of order, before its record and for an unknown message: the check counts each message once', async () => {
