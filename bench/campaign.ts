@@ -190,6 +190,11 @@ const workerEnv = (): Record<string, string> => {
 		BENCH_CPU_PROFILE_STOP_MS: '60000',
 	};
 };
+/** A process's settings as the results' conditions name them. */
+const envText = (env: Record<string, string>, recommended: boolean): string =>
+	Object.keys(env).length === 0
+		? "none (n8n's defaults)"
+		: `${JSON.stringify(env)}${recommended ? " (the README's recommendation)" : ''}`;
 const keepBatches = (): boolean => process.env.BENCH_KEEP_BATCHES === '1';
 const killReplacement = (): boolean => process.env.BENCH_KILL_REPLACEMENT === '1';
 
@@ -264,14 +269,8 @@ export async function run(names: string[]): Promise<{ section: Section; narrowed
 						accountRps() === 0 ? 'none (found by 429s)' : `${accountRps()} (BENCH_RPS)`,
 				}
 			: {}),
-		workerEnv:
-			Object.keys(workerEnv()).length === 0
-				? "none (n8n's defaults)"
-				: `${JSON.stringify(workerEnv())}${workerEnvOverride() === undefined ? " (the README's recommendation)" : ''}`,
-		mainEnv:
-			Object.keys(mainEnv()).length === 0
-				? "none (n8n's defaults)"
-				: `${JSON.stringify(mainEnv())}${mainEnvOverride() === undefined ? " (the README's recommendation)" : ''}`,
+		workerEnv: envText(workerEnv(), workerEnvOverride() === undefined),
+		mainEnv: envText(mainEnv(), mainEnvOverride() === undefined),
 		...(keepBatches() ? { batchExecutions: 'kept (BENCH_KEEP_BATCHES=1)' } : {}),
 		killCase: killReplacement()
 			? 'a replacement worker at once, stalled-job checks every 5 s (BENCH_KILL_REPLACEMENT=1)'

@@ -1,8 +1,8 @@
 /**
  * BENCH_NODE_TIMES=1 with BENCH_KEEP_BATCHES=1: where a batch execution's time goes. Reads the kept
  * executions' run data (n8n stores it flatted) and prints, per node of the batch workflow, the median
- * and 90th percentile of its time, and the gap from one batch's end to the next one's start on the
- * same worker, so a slow step between sends is named rather than guessed.
+ * and 90th percentile of its time, the time from an execution's start to its first node, and the
+ * errors of failed runs, so a slow step between sends is named rather than guessed.
  */
 import { parse } from 'flatted';
 
@@ -28,13 +28,11 @@ export function printNodeTimes(db: Psql, workflowId: string): void {
 	const perNode = new Map<string, number[]>();
 	const firstNodeDelay: number[] = [];
 	const totals: number[] = [];
-	const spans: Array<{ start: number; end: number }> = [];
 	const errors = new Map<string, number>();
 	for (const [, started, stopped, data] of rows) {
 		const start = Number(started);
 		const end = Number(stopped);
 		totals.push(end - start);
-		spans.push({ start, end });
 		const runData = (parse(data) as { resultData?: { runData?: Record<string, NodeRun[]> } })
 			.resultData?.runData;
 		if (!runData) continue;
@@ -52,9 +50,6 @@ export function printNodeTimes(db: Psql, workflowId: string): void {
 		}
 		if (earliest < Infinity) firstNodeDelay.push(earliest - start);
 	}
-	// Time between one execution's end and the next one's start, across the whole cluster, sorted by
-	// start: with two workers a long gap means both were between batches at once.
-	spans.sort((a, b) => a.start - b.start);
 	const lines = [
 		`  batch executions kept: ${rows.length}; total ms median ${percentile(totals, 0.5).toFixed(0)}, p90 ${percentile(totals, 0.9).toFixed(0)}`,
 		`  from the execution's start to its first node: median ${percentile(firstNodeDelay, 0.5).toFixed(0)} ms`,

@@ -649,7 +649,7 @@ export async function runCase(spec: CaseSpec, count: number, shared: Shared): Pr
 			workerCpuMsPerSend: workerCpuMs / Math.max(1, stats.sends),
 			mainCpuMsPerSend: (groups.main?.cpuMs ?? Number.NaN) / Math.max(1, stats.sends),
 			storeCpuMsPerSend:
-				((groups.postgres?.cpuMs ?? Number.NaN) + (groups.redis?.cpuMs ?? 0)) /
+				((groups.postgres?.cpuMs ?? Number.NaN) + (groups.redis?.cpuMs ?? Number.NaN)) /
 				Math.max(1, stats.sends),
 			pg: {
 				...grown,

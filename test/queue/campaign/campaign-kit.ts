@@ -156,6 +156,23 @@ export async function createCampaignTable(rest: N8nRest): Promise<CampaignTable>
 	return new CampaignTable(rest, projectId, table.id);
 }
 
+/** Every row of a data table, read page by page as n8n's REST API serves them. */
+export async function dataTableRows<Row>(
+	rest: N8nRest,
+	projectId: string,
+	id: string,
+): Promise<Row[]> {
+	const rows: Row[] = [];
+	for (let skip = 0; ; skip += 100) {
+		const page = await rest.call<{ count: number; data: Row[] }>(
+			'GET',
+			`/rest/projects/${projectId}/data-tables/${id}/rows?take=100&skip=${skip}`,
+		);
+		rows.push(...page.data);
+		if (page.data.length < 100) return rows;
+	}
+}
+
 export class CampaignTable {
 	constructor(
 		private readonly rest: N8nRest,
@@ -164,15 +181,7 @@ export class CampaignTable {
 	) {}
 
 	async rows(campaign?: string): Promise<CampaignRow[]> {
-		const rows: CampaignRow[] = [];
-		for (let skip = 0; ; skip += 100) {
-			const page = await this.rest.call<{ count: number; data: CampaignRow[] }>(
-				'GET',
-				`/rest/projects/${this.projectId}/data-tables/${this.id}/rows?take=100&skip=${skip}`,
-			);
-			rows.push(...page.data);
-			if (page.data.length < 100) break;
-		}
+		const rows = await dataTableRows<CampaignRow>(this.rest, this.projectId, this.id);
 		return campaign === undefined ? rows : rows.filter((row) => row.campaign === campaign);
 	}
 

@@ -9,7 +9,7 @@
  */
 import type { N8nRest } from '../../e2e/harness';
 import type { Sandbox } from '../../sandbox';
-import { findCampaignTable, findDataTable, listOf, postJson } from './campaign-kit';
+import { dataTableRows, findCampaignTable, findDataTable, listOf, postJson } from './campaign-kit';
 import { DELIVERIES_TABLE, type WhatsAppStatus, whatsappStatusBody } from './delivery-reports';
 import type { TestRegistrar } from './safety-cases';
 
@@ -24,7 +24,6 @@ export interface DeliveriesUnderTest {
 }
 
 type DeliveryRow = { messageId: string; campaign: string | null; status: string };
-const PAGE = 1000;
 
 export function campaignDeliveryCases(it: TestRegistrar, under: DeliveriesUnderTest): void {
 	/** WhatsApp statuses in one post, as SMSLeopard forwards them. */
@@ -35,20 +34,10 @@ export function campaignDeliveryCases(it: TestRegistrar, under: DeliveriesUnderT
 			body: whatsappStatusBody(statuses),
 		});
 
-	/** Every row, page by page: the suite's earlier campaigns may have written thousands. */
+	/** Every row: the suite's earlier campaigns may have written thousands. */
 	async function deliveryRows(): Promise<DeliveryRow[]> {
 		const { projectId, id } = await findDataTable(under.rest(), DELIVERIES_TABLE);
-		if (id === undefined) return [];
-		const rows: DeliveryRow[] = [];
-		for (let skip = 0; ; skip += PAGE) {
-			const page = (
-				await under.rest().call<{
-					data: DeliveryRow[];
-				}>('GET', `/rest/projects/${projectId}/data-tables/${id}/rows?skip=${skip}&take=${PAGE}`)
-			).data;
-			rows.push(...page);
-			if (page.length < PAGE) return rows;
-		}
+		return id === undefined ? [] : await dataTableRows<DeliveryRow>(under.rest(), projectId, id);
 	}
 
 	it('a campaign of 20, its reports repeated, out of order, before its record and for an unknown message: the check counts each message once', async () => {
