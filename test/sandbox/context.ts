@@ -87,7 +87,9 @@ export function mergeOptions(
 ): ResolvedOptions {
 	const merged: ResolvedOptions = { ...base };
 	for (const [key, value] of Object.entries(partial) as [keyof SandboxOptions, unknown][]) {
-		if (value === undefined && key !== 'rateLimitPerSecond') continue;
+		// undefined unsets a knob that is off by default (a limit, a webhook URL); others keep theirs.
+		if (value === undefined && DEFAULT_OPTIONS[key as keyof ResolvedOptions] !== undefined)
+			continue;
 		(merged as unknown as Record<string, unknown>)[key] = value;
 	}
 	const problems: string[] = [];

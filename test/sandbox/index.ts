@@ -48,6 +48,10 @@ export interface Sandbox {
 	requests: RecordedRequest[];
 	state: SandboxState;
 	setOptions(partial: Partial<SandboxOptions>): void;
+	/** A copy of the knobs as they are now, so a test can put them back with restoreOptions. */
+	currentOptions(): SandboxOptions;
+	/** The knobs exactly as `saved` had them: one set since (a webhook URL) is unset again. */
+	restoreOptions(saved: SandboxOptions): void;
 	/** Delivery reports and WhatsApp events posted so far, with the receiver's status. */
 	callbacks: CallbackRecord[];
 	/**
@@ -103,6 +107,15 @@ export async function startSandbox(
 	const chatUrl = `http://127.0.0.1:${chatPort}`;
 	const contactsUrl = `http://127.0.0.1:${contactsPort}`;
 	const channel = ctx.options.channel;
+	const setOptions = (partial: Partial<SandboxOptions>) => {
+		// Ports and channel are fixed once listening; changing them at run time is ignored.
+		const { chatPort: _c, contactsPort: _p, channel: _ch, ...knobs } = partial;
+		const next = mergeOptions(ctx.options, knobs);
+		const seedChanged = next.seed !== ctx.options.seed;
+		Object.assign(ctx.options, next);
+		if (seedChanged) ctx.faults.reset();
+		applyGroupCount(ctx.state, ctx.options.groupCount);
+	};
 	return {
 		chatUrl,
 		contactsUrl,
@@ -130,14 +143,16 @@ export async function startSandbox(
 				messages: [message],
 			});
 		},
-		setOptions(partial) {
-			// Ports and channel are fixed once listening; changing them at run time is ignored.
-			const { chatPort: _c, contactsPort: _p, channel: _ch, ...knobs } = partial;
-			const next = mergeOptions(ctx.options, knobs);
-			const seedChanged = next.seed !== ctx.options.seed;
-			Object.assign(ctx.options, next);
-			if (seedChanged) ctx.faults.reset();
-			applyGroupCount(ctx.state, ctx.options.groupCount);
+		setOptions,
+		currentOptions() {
+			return { ...ctx.options };
+		},
+		restoreOptions(saved) {
+			const unset = Object.keys(ctx.options).filter((key) => !(key in saved));
+			setOptions({
+				...saved,
+				...Object.fromEntries(unset.map((key) => [key, undefined])),
+			});
 		},
 		reset() {
 			resetContext(ctx);

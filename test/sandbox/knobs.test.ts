@@ -165,3 +165,24 @@ describe('options and lifecycle', () => {
 		await expect(fetch(`${fixed.chatUrl}/v1/phone_number_ids`)).rejects.toThrow();
 	});
 });
+
+describe('putting knobs back', () => {
+	it('currentOptions then restoreOptions restores a webhook URL that was off: nothing more is posted to it', () => {
+		const before = sb.currentOptions();
+		expect(before.whatsappWebhookUrl).toBeUndefined();
+		sb.setOptions({ whatsappWebhookUrl: 'http://127.0.0.1:9/hook', smsDeliveryMs: 600_000 });
+		expect(sb.currentOptions()).toMatchObject({
+			whatsappWebhookUrl: 'http://127.0.0.1:9/hook',
+			smsDeliveryMs: 600_000,
+		});
+		sb.restoreOptions(before);
+		expect(sb.currentOptions().whatsappWebhookUrl).toBeUndefined();
+		expect(sb.currentOptions().smsDeliveryMs).toBe(before.smsDeliveryMs);
+	});
+
+	it('undefined leaves a knob that has a default as it was', () => {
+		sb.setOptions({ latencyMs: 7 });
+		sb.setOptions({ latencyMs: undefined });
+		expect(sb.currentOptions().latencyMs).toBe(7);
+	});
+});

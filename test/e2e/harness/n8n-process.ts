@@ -107,6 +107,8 @@ export function n8nEnv(folder: UserFolder, brokerPort: number, extra: Record<str
 		N8N_ENFORCE_SETTINGS_FILE_PERMISSIONS: 'true',
 		GENERIC_TIMEZONE: 'UTC',
 		TZ: 'UTC',
+		// E2E_N8N_LOG_LEVEL=debug: n8n's own log level, to see what a failing run did.
+		...(process.env.E2E_N8N_LOG_LEVEL ? { N8N_LOG_LEVEL: process.env.E2E_N8N_LOG_LEVEL } : {}),
 		...extra,
 	};
 }

@@ -1,6 +1,8 @@
 // Starts `n8n start` on a user folder and waits until it is healthy; for interactive use and
 // tests that need the REST API or the editor.
 import { spawn } from 'child_process';
+import { appendFileSync, mkdirSync } from 'fs';
+import { join } from 'path';
 
 import { recordForSecretScan } from '../../secret-scan/record';
 import { freePort, n8nEnv, type UserFolder } from './n8n-process';
@@ -72,8 +74,14 @@ export async function startN8nServer(
 		stdio: ['ignore', 'pipe', 'pipe'],
 	});
 	let output = '';
+	// E2E_SERVER_LOG_DIR=<folder>: each server's output also goes to a file there, for a run that
+	// hangs or fails far from where the test looks.
+	const logDir = process.env.E2E_SERVER_LOG_DIR;
+	if (logDir) mkdirSync(logDir, { recursive: true });
+	const logFile = logDir && join(logDir, `n8n-${port}.log`);
 	const take = (chunk: Buffer) => {
 		output += chunk.toString();
+		if (logFile) appendFileSync(logFile, chunk);
 		options.onOutput?.(chunk.toString());
 	};
 	child.stdout.on('data', take);
