@@ -8,6 +8,7 @@ import {
 } from 'n8n-workflow';
 import { triggerProperties, triggerSubtitle } from './description';
 import { receive, verifySubscription } from './receive';
+import { forgetGathering } from './gather';
 import { forget } from './repeats';
 import { forgetRefusals } from './refusal-log';
 import { forgetReports } from './refusal-report';
@@ -84,6 +85,7 @@ export class SmsLeopardTrigger implements INodeType {
 				forget(triggerKey(this));
 				forgetRefusals(triggerKey(this));
 				forgetReports(triggerKey(this));
+				forgetGathering(triggerKey(this));
 				delete this.getWorkflowStaticData('node').setUpFor;
 				return true;
 			},

@@ -134,6 +134,15 @@ export const triggerProperties: INodeProperties[] = [
 					'Whether to drop a report or event whose message ID and status this trigger has already received',
 			},
 			{
+				displayName: 'Gather Posts (Milliseconds)',
+				name: 'gatherMs',
+				type: 'number',
+				default: 0,
+				typeOptions: { minValue: 0, maxValue: 5000 },
+				description:
+					"Posts arriving within this many milliseconds of the first start one execution together (one item per event, up to 500) instead of one each: for a campaign's reports, which come one per message and status. Each post is answered once the execution holding it has started. 0 starts one execution per post.",
+			},
+			{
 				displayName: 'Secret Presented As',
 				name: 'secretIn',
 				type: 'options',

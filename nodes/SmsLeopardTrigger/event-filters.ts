@@ -30,13 +30,20 @@ function kindPasses(event: WebhookEvent, kinds: string[]): boolean {
 	return event.event === 'smsMessage' && kinds.includes('unrecognised');
 }
 
+/** An event's key in the repeat memory; null for one never dropped as a repeat. */
+export function repeatKey(event: WebhookEvent): string | null {
+	return event.messageId === null
+		? null
+		: `${event.event}|${event.messageId}|${event.status ?? ''}`;
+}
+
 export function keptEvents(events: WebhookEvent[], filters: EventFilters): WebhookEvent[] {
 	return events.filter(
 		(event) =>
 			kindPasses(event, filters.kinds) &&
 			statusPasses(event, filters.statuses) &&
 			(!filters.dropRepeats ||
-				event.messageId === null ||
-				firstTime(filters.trigger, `${event.event}|${event.messageId}|${event.status ?? ''}`)),
+				repeatKey(event) === null ||
+				firstTime(filters.trigger, repeatKey(event)!)),
 	);
 }

@@ -15,7 +15,9 @@ import {
 	parseWebhookBody,
 	readWebhookEvents,
 } from '../SmsLeopard/client';
-import { type StatusFilter, keptEvents } from './event-filters';
+import { type StatusFilter, keptEvents, repeatKey } from './event-filters';
+import { gather, onLeaderAnswered } from './gather';
+import { unsee } from './repeats';
 import { logRefusal } from './refusal-log';
 import { claimReport, refusedPostItem } from './refusal-report';
 import { triggerSecret } from './trigger-secret';
@@ -68,6 +70,7 @@ export async function receive(
 	const options = context.getNodeParameter('options', {}) as {
 		countryCode?: string;
 		dropRepeats?: boolean;
+		gatherMs?: number;
 		secretIn?: SecretPresentation;
 	};
 	const request = await requestOf(context);
@@ -107,18 +110,37 @@ export async function receive(
 	if (events.length === 0) return answered(context, 200);
 	const receivedAt = new Date().toISOString();
 	const { body, bodyNote } = keptBody(request.body, secret, request.rawBody);
-	return {
-		workflowData: [
-			events.map((event) => ({
-				json: {
-					...(event as IDataObject),
-					receivedAt,
-					body: body as IDataObject,
-					...(bodyNote ? { bodyNote } : {}),
-				},
-			})),
-		],
+	const items = events.map((event) => ({
+		json: {
+			...(event as IDataObject),
+			receivedAt,
+			body: body as IDataObject,
+			...(bodyNote ? { bodyNote } : {}),
+		},
+	}));
+	// A post whose execution did not start is posted again: that repeat must not be dropped.
+	const keys = events.map(repeatKey).filter((key): key is string => key !== null);
+	const notTaken = (status: 200 | 503) => {
+		if (status === 503) unsee(trigger, keys);
 	};
+	const response = context.getResponseObject();
+	const gatherMs = Number(options.gatherMs ?? 0);
+	// "Listen for test event" takes one post: nothing to gather.
+	if (!(gatherMs > 0) || context.getMode() === 'manual') {
+		onLeaderAnswered(response, [notTaken]);
+		return { workflowData: [items] };
+	}
+	const gathered = await gather(trigger, items, gatherMs, (status) => {
+		notTaken(status);
+		if (status === 200) response.status(200).end();
+		else
+			response.status(503).json({
+				message: 'The execution gathering this post did not start; post it again',
+			});
+	});
+	if (gathered.role === 'follower') return { noWebhookResponse: true };
+	onLeaderAnswered(response, [notTaken, ...gathered.followers]);
+	return { workflowData: [gathered.items] };
 }
 
 /**

@@ -26,6 +26,15 @@ export function firstTime(trigger: string, key: string): boolean {
 	return true;
 }
 
+/**
+ * Un-sees keys: their post was not taken (the execution holding them did not start, 5xx), so
+ * SMSLeopard posts it again, and that repeat must not be dropped.
+ */
+export function unsee(trigger: string, keys: string[]): void {
+	const seen = memory.get(trigger);
+	for (const key of keys) seen?.delete(key);
+}
+
 export function forget(trigger: string): void {
 	memory.delete(trigger);
 }

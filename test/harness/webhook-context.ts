@@ -4,6 +4,7 @@
  * request and response objects as n8n hands them over. What the webhook answered (status and
  * body) and what n8n would start (workflowData) come back, with every warn line n8n's logger got.
  */
+import { EventEmitter } from 'events';
 import { WebhookContext } from 'n8n-core';
 import {
 	type ICredentialDataDecryptedObject,
@@ -43,6 +44,12 @@ export interface WebhookCall {
 	/** The workflow's static data as n8n loads it from its database; changed in place. */
 	staticData?: IDataObject;
 	nodeName?: string;
+	/**
+	 * How n8n's answer to a post that returned workflow data goes (responseMode onReceived): sent
+	 * 200 once the execution started (default), 500 when starting it failed, or never, the
+	 * connection closing first.
+	 */
+	n8nAnswers?: 'started' | 'failed' | 'closed';
 }
 
 export interface WebhookAnswer {
@@ -78,23 +85,32 @@ export async function callWebhook(call: WebhookCall): Promise<WebhookAnswer> {
 		settings: { executionOrder: 'v1' },
 	});
 	const answer: WebhookAnswer = { result: {}, items: [], warnings: [] };
-	const response = {
+	// Node's ServerResponse as far as a node uses it: express's status/json/send/end, and the
+	// finish/close events with statusCode and writableFinished.
+	const response = Object.assign(new EventEmitter(), {
+		statusCode: 200,
+		writableFinished: false,
 		status(code: number) {
 			answer.status = code;
+			response.statusCode = code;
 			return response;
 		},
 		json(body: unknown) {
 			answer.body = body;
-			return response;
+			return response.end();
 		},
 		send(body: unknown) {
 			answer.body = body;
-			return response;
+			return response.end();
 		},
 		end() {
+			if (response.writableFinished) return response;
+			response.writableFinished = true;
+			response.emit('finish');
+			response.emit('close');
 			return response;
 		},
-	};
+	});
 	const additionalData = buildAdditionalData(
 		new HarnessCredentialsHelper(
 			new HarnessCredentialTypes(call.credentialTypes ?? []),
@@ -147,6 +163,18 @@ export async function callWebhook(call: WebhookCall): Promise<WebhookAnswer> {
 		);
 	} finally {
 		warn.mockRestore();
+	}
+	if (answer.result.workflowData && !answer.result.noWebhookResponse) {
+		// What n8n's webhook handler does next: start the execution, then answer (`status` stays
+		// what the node itself answered).
+		const answers = call.n8nAnswers ?? 'started';
+		if (answers === 'closed') response.emit('close');
+		else {
+			response.statusCode = answers === 'started' ? 200 : 500;
+			response.writableFinished = true;
+			response.emit('finish');
+			response.emit('close');
+		}
 	}
 	answer.items = (answer.result.workflowData?.[0] ?? []).map(
 		(item) => item.json as Record<string, unknown>,

@@ -30,6 +30,8 @@ export interface PostOptions {
 	workflowName?: string;
 	staticData?: Record<string, unknown>;
 	webhookName?: 'default' | 'setup';
+	/** How n8n's answer goes once the post returned workflow data (webhook-context.ts). */
+	n8nAnswers?: 'started' | 'failed' | 'closed';
 }
 
 export async function post(body: unknown, options: PostOptions = {}): Promise<WebhookAnswer> {
@@ -53,6 +55,7 @@ export async function post(body: unknown, options: PostOptions = {}): Promise<We
 		workflowName: options.workflowName,
 		staticData: options.staticData as never,
 		webhookName: options.webhookName,
+		n8nAnswers: options.n8nAnswers,
 	});
 }
 
