@@ -51,7 +51,7 @@ describe('SMSLeopard Trigger: Gather Posts', () => {
 		['closed', 'the connection closed before n8n answered'],
 	] as const)(
 		'the gathered execution %s (%s): the others get 503, and their reports posted again are taken, not dropped as repeats',
-		async (n8nAnswers) => {
+		async (n8nAnswers, _why) => {
 			const id = workflow();
 			const options = { workflowId: id, parameters: { options: { gatherMs: 200 } } };
 			const [leader, ...followers] = await Promise.all([
