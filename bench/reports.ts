@@ -9,7 +9,8 @@
  * group: n8n and its task runner) during the reports and during the check, and what the database
  * grew by per 1,000 reports. Bounded: posts at most BENCH_REPORTS × 1.6, BENCH_REPORTS_WAIT_S
  * (3600) for the queue to drain. BENCH_WORKERS (2), BENCH_WORKER_CONCURRENCY (1, as the campaign
- * asks workers to run).
+ * asks workers to run). BENCH_REPORTS_GATHER_MS: the trigger's Gather Posts (as shipped: 250; 0 for
+ * one execution per post).
  */
 import { N8nRest, type WorkflowJson, packPackage, removePackedTarball } from '../test/e2e/harness';
 import {
@@ -36,6 +37,8 @@ import { goal, num, printSection } from './report';
 const MESSAGES = Number(process.env.BENCH_REPORTS ?? 100_000);
 const PER_SECOND = Number(process.env.BENCH_REPORTS_PER_SECOND ?? 500);
 const WAIT_S = Number(process.env.BENCH_REPORTS_WAIT_S ?? 3600);
+/** The trigger's Gather Posts (ms); unset: as the shipped workflow has it (250). */
+const GATHER_MS = process.env.BENCH_REPORTS_GATHER_MS;
 const WORKERS = Number(process.env.BENCH_WORKERS ?? 2);
 const CONCURRENCY = Number(process.env.BENCH_WORKER_CONCURRENCY ?? 1);
 const SECRET = 'bench-reports-webhook-secret-0123';
@@ -173,7 +176,12 @@ export async function run(): Promise<void> {
 		await rest.activateWorkflow(
 			campaignWorkflow(CAMPAIGN_FILE, credential, {}, undefined, owner) as WorkflowJson,
 		);
-		const url = await activateReplyWorkflow(rest, credential, cluster.mainUrl);
+		const url = await activateReplyWorkflow(
+			rest,
+			credential,
+			cluster.mainUrl,
+			GATHER_MS === undefined ? undefined : Number(GATHER_MS),
+		);
 
 		const plans = Array.from({ length: MESSAGES }, (_, index) => plan(index));
 		// Posts in message order, each message's own posts in its order (read before delivered).
@@ -249,7 +257,7 @@ export async function run(): Promise<void> {
 		printSection({
 			title: `Delivery reports: ${MESSAGES} messages, ${bodies.length} posts at up to ${PER_SECOND}/s, queue mode`,
 			notes: [
-				`${WORKERS} workers at --concurrency=${CONCURRENCY}; posts answered: ${JSON.stringify(Object.fromEntries(answers))}`,
+				`${WORKERS} workers at --concurrency=${CONCURRENCY}; Gather Posts ${GATHER_MS ?? '250 (as shipped)'} ms; posts answered: ${JSON.stringify(Object.fromEntries(answers))}`,
 				`posted in ${num(postSeconds, 1)} s; every message at its final status after ${num(drainSeconds, 1)} s`,
 				`check (checkOnly): HTTP ${check.status} in ${num(checkSeconds, 1)} s: ${String(check.body.message ?? '')}`,
 			],

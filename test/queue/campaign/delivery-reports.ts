@@ -68,6 +68,8 @@ export async function activateReplyWorkflow(
 	rest: N8nRest,
 	credential: { id: string; name: string },
 	mainUrl: string,
+	/** The trigger's Gather Posts in ms; as shipped when not given. */
+	gatherMs?: number,
 ): Promise<string> {
 	const workflow = JSON.parse(
 		readFileSync(path.join(EXAMPLES_DIR, 'opt-outs-from-replies.json'), 'utf8'),
@@ -76,6 +78,10 @@ export async function activateReplyWorkflow(
 		(node) => node.name === 'SMSLeopard Trigger',
 	)!;
 	trigger.credentials = { smsLeopardApi: credential };
+	if (gatherMs !== undefined) {
+		const parameters = trigger.parameters as { options?: Record<string, unknown> };
+		parameters.options = { ...parameters.options, gatherMs };
+	}
 	await rest.activateWorkflow({ ...workflow, projectId: await rest.personalProjectId() });
 	const url = `${mainUrl}/webhook/${String(trigger.webhookId)}/smsleopard`;
 	for (let attempt = 0; attempt < 60; attempt++) {
