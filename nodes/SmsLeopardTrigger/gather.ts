@@ -12,7 +12,7 @@
  * again (a repeat is dropped or counted once downstream). Kept in this process's memory: each n8n
  * process (main, webhook process) gathers its own posts.
  */
-import type { INodeExecutionData } from 'n8n-workflow';
+import { type INodeExecutionData, sleep } from 'n8n-workflow';
 
 /** More events than this start the gathered execution at once, without waiting the window out. */
 export const MOST_GATHERED_EVENTS = 500;
@@ -52,13 +52,12 @@ export async function gather(
 	}
 	const gathering: Gathering = { items: [...items], followers: [], close: () => {} };
 	open.set(trigger, gathering);
-	await new Promise<void>((resolve) => {
-		const timer = setTimeout(resolve, windowMs);
-		gathering.close = () => {
-			clearTimeout(timer);
-			resolve();
-		};
+	// The window's end, or sooner when it is full (n8n's sleep: a community node has no timers of
+	// its own; the sleep left running after a full window ends on its own).
+	const full = new Promise<void>((resolve) => {
+		gathering.close = resolve;
 	});
+	await Promise.race([sleep(windowMs), full]);
 	// Closed before anyone else joins: a post after this opens the next window.
 	if (open.get(trigger) === gathering) open.delete(trigger);
 	return { role: 'leader', items: gathering.items, followers: gathering.followers };
