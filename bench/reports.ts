@@ -29,6 +29,7 @@ import {
 	activateReplyWorkflow,
 	whatsappStatusBody,
 } from '../test/queue/campaign/delivery-reports';
+import { CAMPAIGN_MAIN_ENV, CAMPAIGN_WORKER_ENV } from '../test/queue/cluster/campaign-workers';
 import { startQueueCluster } from '../test/queue/cluster/queue-cluster';
 import { GroupRssSampler } from './campaign/group-rss';
 import { type Psql, growth, psql, sizes } from './campaign/postgres';
@@ -111,6 +112,9 @@ export async function run(): Promise<void> {
 		packageTarball: tarball,
 		workers: WORKERS,
 		workerConcurrency: CONCURRENCY,
+		// The settings docs/campaigns.md gives the cluster that sends the campaign and takes its reports.
+		mainEnv: { ...CAMPAIGN_MAIN_ENV },
+		workerEnv: { ...CAMPAIGN_WORKER_ENV },
 	});
 	const lists = await startListServer();
 	try {
@@ -257,7 +261,7 @@ export async function run(): Promise<void> {
 		printSection({
 			title: `Delivery reports: ${MESSAGES} messages, ${bodies.length} posts at up to ${PER_SECOND}/s, queue mode`,
 			notes: [
-				`${WORKERS} workers at --concurrency=${CONCURRENCY}; Gather Posts ${GATHER_MS ?? '250 (as shipped)'} ms; posts answered: ${JSON.stringify(Object.fromEntries(answers))}`,
+				`${WORKERS} workers at --concurrency=${CONCURRENCY}; main ${JSON.stringify(CAMPAIGN_MAIN_ENV)}, workers ${JSON.stringify(CAMPAIGN_WORKER_ENV)} (docs/campaigns.md); Gather Posts ${GATHER_MS ?? '250 (as shipped)'} ms; posts answered: ${JSON.stringify(Object.fromEntries(answers))}`,
 				`posted in ${num(postSeconds, 1)} s; every message at its final status after ${num(drainSeconds, 1)} s`,
 				`check (checkOnly): HTTP ${check.status} in ${num(checkSeconds, 1)} s: ${String(check.body.message ?? '')}`,
 			],

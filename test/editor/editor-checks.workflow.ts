@@ -164,7 +164,8 @@ export function editorChecksWorkflow() {
 		TRIGGER_TYPE,
 		1,
 		// Refused posts as executions are off here: the test event after a forged post is the report.
-		{ secret: TRIGGER_SECRET, reportRefusedPosts: false },
+		// Gather Posts as the docs give it: "Listen for test event" still takes the one post.
+		{ secret: TRIGGER_SECRET, reportRefusedPosts: false, options: { gatherMs: 250 } },
 		{ webhookId: TRIGGER_WEBHOOK_ID },
 	);
 	return {

@@ -424,7 +424,7 @@ test('SMS Dry Run: the editor flags the emoji and a long text; Execute step send
 	await closeNode(page);
 });
 
-test('SMSLeopard Trigger shows its URLs and receives a test event with the secret', async () => {
+test('SMSLeopard Trigger shows its URLs and receives a test event with the secret, Gather Posts set', async () => {
 	const ndv = await openCheck('Delivery Reports');
 	// n8n draws a trigger's webhook URLs above its parameters; the test URL is shown first.
 	await ndv.getByText('Webhook URLs', { exact: false }).first().click();

@@ -50,6 +50,8 @@ export interface WebhookCall {
 	 * connection closing first.
 	 */
 	n8nAnswers?: 'started' | 'failed' | 'closed';
+	/** 'manual': the editor's "Listen for test event"; 'webhook' (default): an activated workflow. */
+	mode?: 'webhook' | 'manual';
 }
 
 export interface WebhookAnswer {
@@ -149,7 +151,7 @@ export async function callWebhook(call: WebhookCall): Promise<WebhookAnswer> {
 		workflow,
 		filled,
 		additionalData,
-		'webhook',
+		call.mode ?? 'webhook',
 		webhookData,
 		[],
 		null,

@@ -70,6 +70,18 @@ describe('SMSLeopard Trigger: Gather Posts', () => {
 		},
 	);
 
+	it('"Listen for test event" (manual mode) takes each post by itself, at once, even with a long window', async () => {
+		const answers = await postTogether(['t1', 't2'], {
+			workflowId: workflow(),
+			parameters: { options: { gatherMs: 60_000 } },
+			mode: 'manual',
+		});
+		expect(answers.map((answer) => answer.items.map((item) => item.messageId))).toEqual([
+			['t1'],
+			['t2'],
+		]);
+	});
+
 	it('a repeat of a report taken and started is still dropped', async () => {
 		const options = { workflowId: workflow(), parameters: { options: { gatherMs: 100 } } };
 		expect(ids(await postTogether(['r1', 'r2'], options))).toEqual(['r1', 'r2']);

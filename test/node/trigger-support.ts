@@ -32,6 +32,7 @@ export interface PostOptions {
 	webhookName?: 'default' | 'setup';
 	/** How n8n's answer goes once the post returned workflow data (webhook-context.ts). */
 	n8nAnswers?: 'started' | 'failed' | 'closed';
+	mode?: 'webhook' | 'manual';
 }
 
 export async function post(body: unknown, options: PostOptions = {}): Promise<WebhookAnswer> {
@@ -56,6 +57,7 @@ export async function post(body: unknown, options: PostOptions = {}): Promise<We
 		staticData: options.staticData as never,
 		webhookName: options.webhookName,
 		n8nAnswers: options.n8nAnswers,
+		mode: options.mode,
 	});
 }
 
