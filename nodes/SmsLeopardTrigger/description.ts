@@ -140,7 +140,7 @@ export const triggerProperties: INodeProperties[] = [
 				default: 0,
 				typeOptions: { minValue: 0, maxValue: 5000 },
 				description:
-					"Posts arriving within this many milliseconds of the first start one execution together (one item per event, up to 500) instead of one each: for a campaign's reports, which come one per message and status. Each post is answered once the execution holding it has started. 0 starts one execution per post.",
+					"Posts arriving within this many milliseconds of the first start one execution together (one item per event, up to 500) instead of one each: for a campaign's reports, which come one per message and status. Each post gets the answer n8n gives the first of them (n8n 2: once the execution started). 0 starts one execution per post.",
 			},
 			{
 				displayName: 'Secret Presented As',

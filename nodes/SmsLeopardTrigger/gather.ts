@@ -5,12 +5,13 @@
  * n8n's database, which n8n cannot start that fast (on SQLite it stops answering its editor).
  *
  * The first post of a window leads: it waits the window, then returns every gathered event as its
- * workflow data, and n8n answers it once the execution is started (queued, in queue mode). The
- * others follow: n8n leaves their answer to the node, and each gets the leader's answer when the
- * leader gets it. So a post is answered 200 only once the execution holding its events started; if
- * the leader's start failed, or its answer never went out, they get 503 and SMSLeopard posts them
- * again (a repeat is dropped or counted once downstream). Kept in this process's memory: each n8n
- * process (main, webhook process) gathers its own posts.
+ * workflow data, and n8n answers it: n8n 2 once the execution is created (queued, in queue mode),
+ * n8n 1 as soon as the node returned (webhook-helpers, responseMode onReceived). The others follow:
+ * n8n leaves their answer to the node, and each gets the leader's answer when the leader gets it,
+ * so a gathered post is answered as surely as a post of its own would be. If the leader's start
+ * failed, or its answer never went out, they get 503 and SMSLeopard posts them again (a repeat is
+ * dropped or counted once downstream). Kept in this process's memory: each n8n process (main,
+ * webhook process) gathers its own posts.
  */
 import { type INodeExecutionData, sleep } from 'n8n-workflow';
 
