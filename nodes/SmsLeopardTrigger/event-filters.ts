@@ -42,8 +42,11 @@ export function keptEvents(events: WebhookEvent[], filters: EventFilters): Webho
 		(event) =>
 			kindPasses(event, filters.kinds) &&
 			statusPasses(event, filters.statuses) &&
-			(!filters.dropRepeats ||
-				repeatKey(event) === null ||
-				firstTime(filters.trigger, repeatKey(event)!)),
+			(!filters.dropRepeats || isFirst(filters.trigger, repeatKey(event))),
 	);
+}
+
+/** A key-less event is never a repeat; a keyed one is the first time its key is seen. */
+function isFirst(trigger: string, key: string | null): boolean {
+	return key === null || firstTime(trigger, key);
 }

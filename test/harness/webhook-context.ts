@@ -173,9 +173,7 @@ export async function callWebhook(call: WebhookCall): Promise<WebhookAnswer> {
 		if (answers === 'closed') response.emit('close');
 		else {
 			response.statusCode = answers === 'started' ? 200 : 500;
-			response.writableFinished = true;
-			response.emit('finish');
-			response.emit('close');
+			response.end();
 		}
 	}
 	answer.items = (answer.result.workflowData?.[0] ?? []).map(
