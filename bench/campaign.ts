@@ -19,6 +19,8 @@
  *   BENCH_KILL_REPLACEMENT=1 the kill case starts a replacement worker at once and checks for
  *                            stalled jobs every 5 s (the bench before issue 53; the README's set-up
  *                            has neither)
+ *   BENCH_WORKER_CONCURRENCY each worker's --concurrency instead of the campaign's
+ *                            (CAMPAIGN_WORKER_CONCURRENCY, docs/campaigns.md)
  *   BENCH_MAIN_ENV           the same for the main (RECOMMENDED_MAIN_ENV: the README's settings)
  *   BENCH_WORKER_PROFILE=<folder>  V8's CPU profile of each worker (cpu-profile-probe.js) from 40 s
  *                            to 60 s after it started, into <folder>/worker.<pid>.cpuprofile (for
@@ -239,7 +241,11 @@ export async function run(names: string[]): Promise<{ section: Section; narrowed
 					(runs[spec.name] ??= []).push(run);
 					log(
 						`${spec.label}: ${run.wallS.toFixed(1)} s, ${run.distinct} sent, ${run.doubled} twice, ` +
-							`${run.refused429} x 429, worker peak ${run.maxWorkerPeakMb.toFixed(0)} MB${run.ok ? '' : `; ${run.problems.join('; ')}`}`,
+							`${run.refused429} x 429, worker peak ${run.maxWorkerPeakMb.toFixed(0)} MB` +
+							(run.batchSendS
+								? `, a batch's sends ${run.batchSendS.median.toFixed(2)} s (median), ${run.batchSendS.sending} batches sending on average`
+								: '') +
+							(run.ok ? '' : `; ${run.problems.join('; ')}`),
 					);
 				} catch (error) {
 					(failures[spec.name] ??= []).push(String(error).slice(0, 6000));

@@ -156,8 +156,10 @@ export interface CaseRun {
 	/**
 	 * Template cases: seconds from a batch's first send to its last (median, min, max over the
 	 * batches): at 245 a second, 1,000 sends take 4.1 s; a longer cycle per batch is time between.
+	 * `sending`: how many batches were sending on average from the first send to the last (the
+	 * spans' sum over that time): 2 with two workers that never pause between batches.
 	 */
-	batchSendS: { median: number; min: number; max: number } | undefined;
+	batchSendS: { median: number; min: number; max: number; sending: number } | undefined;
 	requestsPerS: number;
 	serverCpuMs: number;
 	workers: Record<string, GroupPeak>;
@@ -288,10 +290,13 @@ function batchSendSeconds(stats: ReplyStats): CaseRun['batchSendS'] {
 	});
 	const seconds = [...spans.values()].map((span) => (span.last - span.first) / 1000);
 	seconds.sort((a, b) => a - b);
+	const wholeS = (largest(stats.receivedAt) - smallest(stats.receivedAt)) / 1000;
+	const spanSum = seconds.reduce((sum, value) => sum + value, 0);
 	return {
 		median: seconds[Math.floor(seconds.length / 2)],
 		min: seconds[0],
 		max: seconds[seconds.length - 1],
+		sending: wholeS > 0 ? Math.round((spanSum / wholeS) * 100) / 100 : Number.NaN,
 	};
 }
 
