@@ -37,11 +37,6 @@ export interface ClusterChoice {
 	mainEnv?: Record<string, string>;
 }
 
-/** Each worker's --concurrency: the campaign's (docs/campaigns.md), or BENCH_WORKER_CONCURRENCY. */
-export function campaignWorkerConcurrency(): number {
-	return Number(process.env.BENCH_WORKER_CONCURRENCY) || CAMPAIGN_WORKER_CONCURRENCY;
-}
-
 export async function startCaseCluster(
 	choice: ClusterChoice,
 	server: ReplyServer,
@@ -51,7 +46,8 @@ export async function startCaseCluster(
 	const cluster = await startQueueCluster({
 		packageTarball: choice.tarball,
 		workers: choice.workers,
-		workerConcurrency: campaignWorkerConcurrency(),
+		// The campaign's design (docs/campaigns.md); BENCH_WORKER_CONCURRENCY tries another.
+		workerConcurrency: Number(process.env.BENCH_WORKER_CONCURRENCY) || CAMPAIGN_WORKER_CONCURRENCY,
 		workerEnv: choice.workerEnv,
 		mainEnv: choice.mainEnv,
 		env: {

@@ -4,7 +4,6 @@
 // batch set as the shipped batch workflow sets it: Max Requests per Second 490 (the account's limit,
 // a little below) shared by the batches sending when it starts (Executions Sharing the Limit).
 import { busiestWindow, type LimiterSettings } from '../sandbox/limiters';
-import { CAMPAIGN_WORKER_CONCURRENCY } from '../queue/cluster/campaign-workers';
 import { type CampaignSimulation, rateBetween, simulateCampaign } from './campaign-simulation';
 
 const LIMIT = 500;
@@ -73,38 +72,6 @@ describe.each(LIMITERS)('a campaign sharing the account limit, %s', (_label, lim
 		expect(survivorAfter).toBeGreaterThanOrEqual(0.85 * SETTING);
 		// Here the dead batch's 9 s and the survivor's batch at half weigh on 20 batches; fixed shares: 1.7 x.
 		expect(overIdeal(result.elapsedMs, result.sent)).toBeLessThanOrEqual(1.3);
-	});
-});
-
-/**
- * n8n's hand-over as measured in queue mode (bench, BENCH_NODE_TIMES=1): Take Batch to the first
- * send about 0.4 s, the last send to Record Outcome about 0.5 s (the batch counts as sending in the
- * record meanwhile), and 0.6 s from one execution's end to the worker's next (saving it, the job).
- */
-const MEASURED_HAND_OVER: Partial<CampaignSimulation> = {
-	countedBeforeMs: 400,
-	countedAfterMs: 500,
-	handOverMs: 600,
-};
-
-describe.each(LIMITERS)('workers as docs/campaigns.md starts them, %s', (_label, limiter) => {
-	it('two batches per worker: within 1.2 x the sends at the setting with the measured hand-over, none refused', async () => {
-		const result = await campaign(limiter, {
-			...MEASURED_HAND_OVER,
-			batches: 40,
-			concurrency: CAMPAIGN_WORKER_CONCURRENCY,
-		});
-		expect(result.failed).toBe(0);
-		expect(result.doubles).toBe(0);
-		expect(result.sent).toBe(40 * BATCH_SIZE);
-		expect(overIdeal(result.elapsedMs, result.sent)).toBeLessThanOrEqual(1.2);
-		expect(result.refused).toBe(0);
-	});
-
-	it('why two: one batch per worker loses the hand-over (over 1.3 x)', async () => {
-		const result = await campaign(limiter, { ...MEASURED_HAND_OVER, batches: 40, concurrency: 1 });
-		expect(result.sent).toBe(40 * BATCH_SIZE);
-		expect(overIdeal(result.elapsedMs, result.sent)).toBeGreaterThan(1.3);
 	});
 });
 

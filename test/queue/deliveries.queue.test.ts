@@ -16,7 +16,6 @@ import {
 } from './campaign/campaign-kit';
 import { campaignDeliveryCases } from './campaign/delivery-cases';
 import { activateReplyWorkflow } from './campaign/delivery-reports';
-import { CAMPAIGN_WORKER_CONCURRENCY } from './cluster/campaign-workers';
 import { itShowingLogs } from './cluster/show-logs-on-failure';
 import { type QueueCluster, startQueueCluster } from './cluster/queue-cluster';
 
@@ -33,10 +32,7 @@ beforeAll(async () => {
 	tarball = packedTarball();
 	sandbox = await startSandbox({});
 	lists = await startListServer();
-	cluster = await startQueueCluster({
-		packageTarball: tarball,
-		workerConcurrency: CAMPAIGN_WORKER_CONCURRENCY,
-	});
+	cluster = await startQueueCluster({ packageTarball: tarball, workerConcurrency: 1 });
 	rest = await N8nRest.owner(cluster.mainUrl);
 	const credential = await rest.createCredential('SMSLeopard account', 'smsLeopardApi', {
 		...sandbox.credentialData,

@@ -1,6 +1,6 @@
 /**
  * The operator's tools for queue mode do what docs/queue-mode.md says: `npm run queue:up -- --campaign`
- * starts workers as a campaign wants them (two batches at a time, the memory limits), writes what a
+ * starts workers as a campaign wants them (one batch at a time, the memory limits), writes what a
  * restart needs (n8n.env, 0600), `npm run queue:worker` adds a worker to the run, and
  * `npm run queue:down` stops every n8n of the run: recorded ones, added ones and one an operator
  * started by hand from n8n.env, before it removes their folders.
@@ -11,7 +11,6 @@ import { tmpdir } from 'os';
 import * as path from 'path';
 
 import { freePort, resolveN8n } from '../e2e/harness';
-import { CAMPAIGN_WORKER_CONCURRENCY } from './cluster/campaign-workers';
 import { killMarkedProcesses, markedProcesses, RUN_MARKER } from './cluster/marked-processes';
 import { QUEUE_N8N_VERSION, type QueueState } from './cluster/queue-cluster';
 import { isAlive, waitForPort } from './cluster/services';
@@ -82,7 +81,7 @@ describe('npm run queue:up -- --campaign, queue:worker, queue:down', () => {
 
 	it('starts campaign workers, adds one, and stops every n8n of the run, one started by hand too', async () => {
 		const up = npmRun('up.ts', runDir, ['--campaign', '--workers', '1']);
-		expect(up).toContain(`1 workers at --concurrency=${CAMPAIGN_WORKER_CONCURRENCY}`);
+		expect(up).toContain('1 workers at --concurrency=1');
 		expect(up).toContain('NODE_OPTIONS=--max-old-space-size=256');
 		expect(up).toContain('N8N_RUNNERS_MAX_OLD_SPACE_SIZE=128');
 		expect(up).toContain('the main: NODE_OPTIONS=--max-old-space-size=384');
@@ -105,9 +104,7 @@ describe('npm run queue:up -- --campaign, queue:worker, queue:down', () => {
 			'NODE_OPTIONS=--max-old-space-size=384',
 		);
 		const workerPid = state().pids.at(-1)!;
-		expect(readFileSync(`/proc/${workerPid}/cmdline`, 'utf8')).toContain(
-			`--concurrency=${CAMPAIGN_WORKER_CONCURRENCY}`,
-		);
+		expect(readFileSync(`/proc/${workerPid}/cmdline`, 'utf8')).toContain('--concurrency=1');
 		expect(readFileSync(`/proc/${workerPid}/environ`, 'latin1').split('\0')).toContain(
 			'NODE_OPTIONS=--max-old-space-size=256',
 		);
@@ -117,9 +114,7 @@ describe('npm run queue:up -- --campaign, queue:worker, queue:down', () => {
 		const afterAdd = state();
 		expect(afterAdd.workerNames).toEqual(['worker-1', 'worker-2']);
 		const addedPid = afterAdd.pids.at(-1)!;
-		expect(readFileSync(`/proc/${addedPid}/cmdline`, 'utf8')).toContain(
-			`--concurrency=${CAMPAIGN_WORKER_CONCURRENCY}`,
-		);
+		expect(readFileSync(`/proc/${addedPid}/cmdline`, 'utf8')).toContain('--concurrency=1');
 
 		// An operator restarts a worker by hand from n8n.env, as the output says.
 		const n8n = resolveN8n(QUEUE_N8N_VERSION);
@@ -128,7 +123,7 @@ describe('npm run queue:up -- --campaign, queue:worker, queue:down', () => {
 			'bash',
 			[
 				'-c',
-				`set -a; . "${envFile}"; exec "${n8n.nodeBin}" "${n8n.n8nBin}" worker --concurrency=${CAMPAIGN_WORKER_CONCURRENCY}`,
+				`set -a; . "${envFile}"; exec "${n8n.nodeBin}" "${n8n.n8nBin}" worker --concurrency=1`,
 			],
 			{
 				env: {

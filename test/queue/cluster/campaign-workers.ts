@@ -1,16 +1,9 @@
 /**
- * How a campaign's workers run, as docs/campaigns.md recommends: two batches at a time per worker
- * and the memory limits measured for 100,000 recipients. One place for the bench, the queue suite
- * and `npm run queue:up -- --campaign`.
- *
- * Two, not one: between two batches a worker spends about 1.5 s recording the last and taking the
- * next, and a batch's share of the limit is fixed when it starts, so with one batch per worker the
- * other worker's batch could not use the time and the account sent at about three quarters of its
- * limit (virtual clock, test/client/campaign-pacing.test.ts: 1.36 x the ideal against 1.17 x; the
- * bench: docs/performance.md). The price: a worker that dies leaves at most two batches unfinished,
- * listed as maybe sent (decision 0015).
+ * How a campaign's workers run, as docs/campaigns.md recommends: one batch at a time per worker (a
+ * worker that dies leaves at most one batch unfinished) and the memory limits measured for 100,000
+ * recipients. One place for the bench, the queue suite and `npm run queue:up -- --campaign`.
  */
-export const CAMPAIGN_WORKER_CONCURRENCY = 2;
+export const CAMPAIGN_WORKER_CONCURRENCY = 1;
 
 export const CAMPAIGN_WORKER_ENV: Readonly<Record<string, string>> = {
 	NODE_OPTIONS: '--max-old-space-size=256',
