@@ -113,9 +113,10 @@ export async function simulateCampaign(sim: CampaignSimulation): Promise<Campaig
 
 	const sendBatch = async (worker: number, batch: number) => {
 		sending.set(batch, worker);
+		// Batches Sharing the Limit counts right after Take Batch, before the rest of the hand-over.
+		const { limit, sharedBy } = limitOfBatch();
 		if (sim.countedBeforeMs) await clock.after(sim.countedBeforeMs);
 		// As client.ts joins its account's pacer: this batch's share, and the limit it shares.
-		const { limit, sharedBy } = limitOfBatch();
 		const share = limit / sharedBy;
 		const lease = processes[worker].join(
 			'account',
