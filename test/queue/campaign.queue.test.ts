@@ -356,6 +356,9 @@ it('the account limit sets the pace: when a worker is killed, the other takes up
 		`worker ${victim.name} killed: ${before.toFixed(0)} sends a second from both workers in the 5 s ` +
 			`before, ${after.toFixed(0)} from the other 55-65 s after (fixed shares: half)`,
 	);
+	// Never over the limit: the shares of the batches sending add up to at most the limit (two
+	// batches per worker, each counting only the batches sending when it started, sent 147 a second).
+	expect(before).toBeLessThanOrEqual(1.05 * ACCOUNT_PER_SECOND);
 	// Rates against rates, not wall time: the survivor alone sends what both sent.
 	expect(after).toBeGreaterThanOrEqual(0.8 * before);
 	await settled('pace', 1, 120_000);
