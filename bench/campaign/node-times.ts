@@ -1,8 +1,10 @@
 /**
  * BENCH_NODE_TIMES=1 with BENCH_KEEP_BATCHES=1: where a batch execution's time goes. Reads the kept
  * executions' run data (n8n stores it flatted) and prints, per node of the batch workflow, the median
- * and 90th percentile of its time, the time from an execution's start to its first node, and the
- * errors of failed runs, so a slow step between sends is named rather than guessed.
+ * and 90th percentile of its time, the time from an execution's start to its first node and from its
+ * last node to its stop, the time a worker waited between two executions (an execution's start less
+ * the latest stop before it, as the next job of the worker that stopped), and the errors of failed
+ * runs, so a slow step between sends is named rather than guessed.
  */
 import { parse } from 'flatted';
 
@@ -27,16 +29,20 @@ export function printNodeTimes(db: Psql, workflowId: string): void {
 	);
 	const perNode = new Map<string, number[]>();
 	const firstNodeDelay: number[] = [];
+	const lastNodeToStop: number[] = [];
+	const spans: Array<[number, number]> = [];
 	const totals: number[] = [];
 	const errors = new Map<string, number>();
 	for (const [, started, stopped, data] of rows) {
 		const start = Number(started);
 		const end = Number(stopped);
 		totals.push(end - start);
+		spans.push([start, end]);
 		const runData = (parse(data) as { resultData?: { runData?: Record<string, NodeRun[]> } })
 			.resultData?.runData;
 		if (!runData) continue;
 		let earliest = Infinity;
+		let latest = -Infinity;
 		for (const [name, runs] of Object.entries(runData)) {
 			for (const run of runs) {
 				if (!perNode.has(name)) perNode.set(name, []);
@@ -46,13 +52,20 @@ export function printNodeTimes(db: Psql, workflowId: string): void {
 					errors.set(text, (errors.get(text) ?? 0) + 1);
 				}
 				earliest = Math.min(earliest, run.startTime);
+				latest = Math.max(latest, run.startTime + run.executionTime);
 			}
 		}
 		if (earliest < Infinity) firstNodeDelay.push(earliest - start);
+		if (latest > -Infinity) lastNodeToStop.push(end - latest);
 	}
+	const between = spans
+		.map(([start]) => start - Math.max(...spans.map(([, end]) => (end <= start ? end : -Infinity))))
+		.filter((gap) => Number.isFinite(gap));
 	const lines = [
 		`  batch executions kept: ${rows.length}; total ms median ${percentile(totals, 0.5).toFixed(0)}, p90 ${percentile(totals, 0.9).toFixed(0)}`,
 		`  from the execution's start to its first node: median ${percentile(firstNodeDelay, 0.5).toFixed(0)} ms`,
+		`  from its last node to its stop: median ${percentile(lastNodeToStop, 0.5).toFixed(0)} ms`,
+		`  a worker between two executions (a start less the latest stop before it): median ${percentile(between, 0.5).toFixed(0)} ms, p90 ${percentile(between, 0.9).toFixed(0)} ms`,
 		...[...perNode.entries()].map(
 			([name, times]) =>
 				`  ${name.padEnd(32)} median ${percentile(times, 0.5).toFixed(0).padStart(6)} ms  p90 ${percentile(times, 0.9).toFixed(0).padStart(6)} ms  runs ${times.length}`,
