@@ -8,3 +8,4 @@ export * from './pack';
 export * from './n8n-owner';
 export * from './n8n-rest';
 export * from './run-on-server';
+export * from './folder-templates';
