@@ -10,6 +10,7 @@ import {
 	packedForThisFile,
 	prepareUserFolder,
 	removeUserFolder,
+	sharedServer,
 	startN8nServer,
 } from './harness';
 import { selectedVersions } from './matrix';
@@ -25,12 +26,21 @@ interface NodeTypeListing {
 }
 
 describe.each(selectedVersions())('n8n %s', (version) => {
-	let folder: UserFolder;
-	let server: N8nServer;
+	let folder: UserFolder | undefined;
+	let server: N8nServer | undefined;
+	let rest: N8nRest;
 
 	beforeAll(async () => {
+		// The run's shared n8n (harness/shared-n8n.ts) when there is one: the node types it loaded
+		// are the same, and nothing here changes any.
+		const shared = sharedServer(version);
+		if (shared) {
+			rest = await N8nRest.signedIn(shared.server.url);
+			return;
+		}
 		folder = await prepareUserFolder({ n8nVersion: version, packageTarball: tarball() });
 		server = await startN8nServer(folder, { startTimeoutMs: 240_000 });
+		rest = await N8nRest.owner(server.url);
 	}, 300_000);
 
 	afterAll(async () => {
@@ -39,7 +49,6 @@ describe.each(selectedVersions())('n8n %s', (version) => {
 	});
 
 	it('offers SMSLeopard Tool for AI agents, with the SMSLeopard credential, without any setting', async () => {
-		const rest = await N8nRest.owner(server.url);
 		const types = await rest.nodeTypes<NodeTypeListing>();
 		const tool = types.find((entry) => entry.name === `${NODE_TYPE}Tool`);
 		expect(tool).toMatchObject({ displayName: 'SMSLeopard Tool', outputs: ['ai_tool'] });

@@ -9,6 +9,7 @@ import {
 	packedForThisFile,
 	prepareUserFolder,
 	removeUserFolder,
+	sharedServer,
 	setUpOwner,
 	signIn,
 	startN8nServer,
@@ -40,16 +41,25 @@ const NO_TEST_FOUND = 'No testing function found for this credential.';
 
 describe.each(selectedVersions())('credential test in n8n %s', (version) => {
 	let sandbox: Sandbox;
-	let folder: UserFolder;
-	let server: N8nServer;
+	let folder: UserFolder | undefined;
+	let server: N8nServer | undefined;
+	let url: string;
 	let cookie: string;
 
 	beforeAll(async () => {
 		sandbox = await startSandbox();
-		folder = await prepareUserFolder({ n8nVersion: version, packageTarball: tarball() });
-		server = await startN8nServer(folder, { startTimeoutMs: 240_000 });
-		await setUpOwner(server.url);
-		cookie = await signIn(server.url);
+		// The run's shared n8n (harness/shared-n8n.ts) when there is one: each test stores and tests
+		// a credential of its own, for this file's sandbox.
+		const shared = sharedServer(version);
+		if (shared) {
+			url = shared.server.url;
+		} else {
+			folder = await prepareUserFolder({ n8nVersion: version, packageTarball: tarball() });
+			server = await startN8nServer(folder, { startTimeoutMs: 240_000 });
+			url = server.url;
+			await setUpOwner(url);
+		}
+		cookie = await signIn(url);
 	}, 300_000);
 
 	afterAll(async () => {
@@ -59,7 +69,7 @@ describe.each(selectedVersions())('credential test in n8n %s', (version) => {
 	});
 
 	async function rest<T>(path: string, body: unknown): Promise<T> {
-		const response = await fetch(`${server.url}${path}`, {
+		const response = await fetch(`${url}${path}`, {
 			method: 'POST',
 			headers: { 'content-type': 'application/json', cookie },
 			body: JSON.stringify(body),

@@ -34,6 +34,8 @@ describe.each(selectedVersions())('lost answers in n8n %s', (version) => {
 		],
 		{},
 		lost.hooks,
+		// The run's shared n8n (harness/shared-n8n.ts): these tests read only their own runs.
+		{ shared: true },
 	);
 	beforeAll(() => lost.attach(n8n.sandbox));
 	beforeEach(() => lost.onSend(0));

@@ -19,6 +19,7 @@ import {
 	prepareUserFolder,
 	removeUserFolder,
 	runOnServer,
+	sharedServer,
 	startN8nServer,
 } from './harness';
 import { type Sandbox, type SandboxHooks, type SandboxOptions, startSandbox } from '../sandbox';
@@ -37,6 +38,12 @@ export interface SandboxedN8nOptions {
 	 * environment (RunOptions.env) or measure its memory, which a running server cannot take.
 	 */
 	engine?: 'served' | 'cli';
+	/**
+	 * The run's shared n8n of this version (harness/shared-n8n.ts) instead of one of the file's own,
+	 * when the global set-up started one: for files that set no n8n environment and read neither
+	 * n8n's log nor anything of n8n's but their own workflows' runs (served engine only).
+	 */
+	shared?: boolean;
 }
 
 /** Call inside a describe block: registers its beforeAll, afterAll and beforeEach. */
@@ -46,9 +53,10 @@ export function useSandboxedN8n(
 	credentials: (data: Record<string, unknown>) => CredentialImport[],
 	sandboxOptions: SandboxOptions = {},
 	sandboxHooks: SandboxHooks = {},
-	{ engine = 'served' }: SandboxedN8nOptions = {},
+	{ engine = 'served', shared = false }: SandboxedN8nOptions = {},
 ): SandboxedN8n {
 	let server: N8nServer | undefined;
+	let ownFolder = true;
 	let rest: N8nRest | undefined;
 	const suite = {
 		async run(json: WorkflowJson, options?: RunOptions) {
@@ -84,11 +92,21 @@ export function useSandboxedN8n(
 
 	beforeAll(async () => {
 		suite.sandbox = await startSandbox(sandboxOptions, sandboxHooks);
-		suite.folder = await prepareUserFolder({ n8nVersion: version, packageTarball: tarball() });
 		const imports = credentials({ ...suite.sandbox.credentialData });
+		const given = shared && engine === 'served' ? sharedServer(version) : undefined;
+		if (given) {
+			ownFolder = false;
+			({ server, folder: suite.folder } = given);
+			rest = await N8nRest.signedIn(server.url);
+		} else {
+			suite.folder = await prepareUserFolder({ n8nVersion: version, packageTarball: tarball() });
+		}
 		if (engine === 'served') {
-			server = await startN8nServer(suite.folder, { startTimeoutMs: 240_000 });
-			rest = await N8nRest.owner(server.url);
+			if (!given) {
+				server = await startN8nServer(suite.folder, { startTimeoutMs: 240_000 });
+				rest = await N8nRest.owner(server.url);
+			}
+			if (!rest) throw new Error('the served n8n did not start');
 			// Stored as the editor stores them, under the ids n8n gives; each run's workflow names
 			// those (an `n8n import:credentials` start before the server cost 8.6 s per suite).
 			for (const entry of imports) {
@@ -102,9 +120,9 @@ export function useSandboxedN8n(
 	}, 300_000);
 
 	afterAll(async () => {
-		await server?.stop();
+		if (ownFolder) await server?.stop();
 		await suite.sandbox?.stop();
-		if (suite.folder) removeUserFolder(suite.folder);
+		if (suite.folder && ownFolder) removeUserFolder(suite.folder);
 	});
 
 	beforeEach(() => suite.sandbox.reset());
@@ -132,24 +150,37 @@ export interface ServedN8n {
 export function useServedN8n(
 	version: string,
 	tarball: () => string,
-	options: { credentialName: string; sandboxOptions?: SandboxOptions },
+	options: {
+		credentialName: string;
+		sandboxOptions?: SandboxOptions;
+		/** The run's shared n8n of this version: as SandboxedN8nOptions.shared says. */
+		shared?: boolean;
+	},
 ): ServedN8n {
 	const suite = {} as ServedN8n;
+	let ownFolder = true;
 
 	beforeAll(async () => {
 		suite.sandbox = await startSandbox(options.sandboxOptions ?? {});
-		suite.folder = await prepareUserFolder({ n8nVersion: version, packageTarball: tarball() });
-		suite.server = await startN8nServer(suite.folder, { startTimeoutMs: 240_000 });
-		suite.rest = await N8nRest.owner(suite.server.url);
+		const given = options.shared ? sharedServer(version) : undefined;
+		if (given) {
+			ownFolder = false;
+			({ server: suite.server, folder: suite.folder } = given);
+			suite.rest = await N8nRest.signedIn(suite.server.url);
+		} else {
+			suite.folder = await prepareUserFolder({ n8nVersion: version, packageTarball: tarball() });
+			suite.server = await startN8nServer(suite.folder, { startTimeoutMs: 240_000 });
+			suite.rest = await N8nRest.owner(suite.server.url);
+		}
 		suite.credential = await suite.rest.createCredential(options.credentialName, 'smsLeopardApi', {
 			...suite.sandbox.credentialData,
 		});
 	}, 300_000);
 
 	afterAll(async () => {
-		await suite.server?.stop();
+		if (ownFolder) await suite.server?.stop();
 		await suite.sandbox?.stop();
-		if (suite.folder) removeUserFolder(suite.folder);
+		if (suite.folder && ownFolder) removeUserFolder(suite.folder);
 	});
 
 	beforeEach(() => suite.sandbox.reset());

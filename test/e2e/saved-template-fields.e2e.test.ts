@@ -65,9 +65,15 @@ function savedWorkflow(saved: SavedShape) {
 }
 
 describe.each(selectedVersions())('n8n %s', (version) => {
-	const n8n = useSandboxedN8n(version, tarball, (data) => [
-		{ ...CREDENTIAL, type: 'smsLeopardApi', data },
-	]);
+	// The run's shared n8n (harness/shared-n8n.ts): these tests read only their own runs.
+	const n8n = useSandboxedN8n(
+		version,
+		tarball,
+		(data) => [{ ...CREDENTIAL, type: 'smsLeopardApi', data }],
+		{},
+		{},
+		{ shared: true },
+	);
 
 	it.each(SAVED_SHAPES.map((saved) => [saved.file, saved] as const))(
 		'a workflow saved by the version of %s sends as before, and refuses for their own reason',

@@ -44,9 +44,15 @@ const CUSTOMERS = [
 const paired = (count: number) => Array.from({ length: count }, (_, item) => ({ item }));
 
 describe.each(selectedVersions())('SMS in n8n %s', (version) => {
-	const n8n = useSandboxedN8n(version, tarball, (data) => [
-		{ ...CREDENTIAL, type: 'smsLeopardApi', data },
-	]);
+	// The run's shared n8n (harness/shared-n8n.ts): these tests read only their own runs.
+	const n8n = useSandboxedN8n(
+		version,
+		tarball,
+		(data) => [{ ...CREDENTIAL, type: 'smsLeopardApi', data }],
+		{},
+		{},
+		{ shared: true },
+	);
 	const run = async (json: WorkflowJson, options?: RunOptions): Promise<ExecuteResult> => {
 		const result = await n8n.run(json, options);
 		expectOk(result);

@@ -8,3 +8,5 @@ export * from './pack';
 export * from './n8n-owner';
 export * from './n8n-rest';
 export * from './run-on-server';
+export * from './folder-templates';
+export * from './shared-n8n';

@@ -27,6 +27,11 @@ export class N8nRest {
 		private readonly cookie: string,
 	) {}
 
+	/** Signs in as the owner an n8n already has (a shared server's: shared-n8n.ts). */
+	static async signedIn(url: string): Promise<N8nRest> {
+		return new N8nRest(url, await signIn(url));
+	}
+
 	/** Makes the owner of a fresh n8n and signs in. */
 	static async owner(url: string): Promise<N8nRest> {
 		await setUpOwner(url);

@@ -25,6 +25,8 @@ export interface ServerOptions {
 	startTimeoutMs?: number;
 	/** Each chunk n8n prints, as it comes (`npm start` shows n8n's warnings with it). */
 	onOutput?: (chunk: string) => void;
+	/** Everything it prints also goes to this file (the e2e suite's shared servers: shared-n8n.ts). */
+	logFile?: string;
 }
 
 interface Probe {
@@ -82,6 +84,7 @@ export async function startN8nServer(
 	const take = (chunk: Buffer) => {
 		output += chunk.toString();
 		if (logFile) appendFileSync(logFile, chunk);
+		if (options.logFile) appendFileSync(options.logFile, chunk);
 		options.onOutput?.(chunk.toString());
 	};
 	child.stdout.on('data', take);

@@ -1,7 +1,7 @@
 // A fresh N8N_USER_FOLDER with the packed community package installed into `.n8n/nodes` the way
 // n8n's own "Install community node" does it, so the run loads it as users get it from npm.
 import { execFile } from 'child_process';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'fs';
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'fs';
 import { tmpdir } from 'os';
 import * as path from 'path';
 import { promisify } from 'util';
@@ -30,11 +30,39 @@ export interface PrepareOptions {
 	packageTarball?: string;
 }
 
+/**
+ * The e2e suite's user folder templates (test/e2e/harness/folder-templates.ts): per n8n version, a
+ * folder with the run's packed package installed and the database n8n created and migrated on one
+ * start, as JSON `{ tarball, folders: { <version>: <root> } }`. Set by the suite's global set-up.
+ */
+export const TEMPLATES_ENV = 'E2E_USER_FOLDER_TEMPLATES';
+
+/** The template for this version and tarball, when the run made one. */
+function templateFor(options: PrepareOptions): string | undefined {
+	const given = process.env[TEMPLATES_ENV];
+	if (!given || !options.packageTarball) return undefined;
+	const templates = JSON.parse(given) as { tarball: string; folders: Record<string, string> };
+	if (path.resolve(templates.tarball) !== path.resolve(options.packageTarball)) return undefined;
+	return templates.folders[options.n8nVersion];
+}
+
 export async function prepareUserFolder(options: PrepareOptions): Promise<UserFolder> {
 	const n8n = resolveN8n(options.n8nVersion);
 	const root = mkdtempSync(path.join(tmpdir(), 'n8n-e2e-'));
 	const n8nDir = path.join(root, '.n8n');
 	const nodesDir = path.join(n8nDir, 'nodes');
+	const template = templateFor(options);
+	if (template) {
+		// A copy of a folder n8n has started on once: the package installed as below and the
+		// database migrated (a fresh database's migrations cost 4-9 s of every n8n start). No owner,
+		// credential or workflow is in it; n8n's event logs of that start are left behind.
+		cpSync(path.join(template, '.n8n'), n8nDir, {
+			recursive: true,
+			filter: (source) => !path.basename(source).startsWith('n8nEventLog'),
+		});
+		return { root, n8nDir, nodesDir, n8n };
+	}
+	mkdirSync(nodesDir, { recursive: true });
 	mkdirSync(nodesDir, { recursive: true });
 	// What n8n writes on first start (ensurePackageJson), listing installed packages.
 	const nodesPackageJson = { name: 'installed-nodes', private: true, dependencies: {} };
