@@ -5,6 +5,13 @@
  * shape × secret place kind × content type, refusals included) plus XML, which n8n parses itself.
  * Each post must get the same status from both, an empty body when accepted (never the literal
  * text "firstEntryJson"), and start executions reading the same events.
+ *
+ * Every post of that family runs in n8n 2.8.4 (the version the queue and editor suites use). The
+ * other versions get every pair of it: each content type with each kind of secret place, with a
+ * body shape that turns with them (samplePosts below), so every (shape, content type),
+ * (shape, place) and (place, content type) pair still meets each n8n's own body parsing, in a sixth
+ * of the posts. On n8n 1.123.81 each post is an execution of about 300 ms of CPU (n8n's expression
+ * isolate), so the whole family took 115-228 s there against 24 s in 2.8.4.
  */
 import { createHmac } from 'crypto';
 import { packedForThisFile } from './harness';
@@ -26,15 +33,38 @@ async function inGroups<T, R>(items: T[], size: number, work: (item: T) => Promi
 	return results;
 }
 
-/** One post per body shape, kind of secret place and content type: the family, without repeats. */
-function samplePosts(): TriggerPost[] {
+/** The n8n version that gets every post of the family; the others get every pair of it. */
+const WHOLE_FAMILY_IN = '2.8.4';
+
+/** The posts named by the issue that moved the secret: every version gets them. */
+const ISSUE_POSTS = [
+	'flat body, secret in signature x-hub-signature-256, content type application/octet-stream',
+	'flat body, secret in body status_secret, content type (none)',
+];
+
+/**
+ * One post per body shape, kind of secret place and content type: the family, without repeats;
+ * `pairs` keeps one shape per (place kind, content type), turning with both, so each pair of the
+ * three still appears (6 shapes, 7 kinds of place, 8 content types: 56 posts instead of 336).
+ */
+function samplePosts(pairs: boolean): TriggerPost[] {
 	const seen = new Set<string>();
+	const kinds: string[] = [];
+	const types: string[] = [];
+	const shapes: string[] = [];
+	const indexOf = (list: string[], value: string) => {
+		if (!list.includes(value)) list.push(value);
+		return list.indexOf(value);
+	};
 	return triggerPostFamily(SECRET).filter((post) => {
 		const [shape, , , , place] = post.name.split(' ');
-		const key = `${shape}|${place}|${post.contentType ?? ''}`;
+		const type = post.contentType ?? '';
+		const key = `${shape}|${place}|${type}`;
 		if (seen.has(key)) return false;
 		seen.add(key);
-		return true;
+		if (!pairs || ISSUE_POSTS.includes(post.name)) return true;
+		const [s, k, t] = [indexOf(shapes, shape), indexOf(kinds, place), indexOf(types, type)];
+		return s === (k + t) % 6;
 	});
 }
 
@@ -149,7 +179,8 @@ describe.each(selectedVersions())('SMSLeopard Trigger versions 1 and 2 in n8n %s
 		const v2Workflow = reportsWorkflowV2(`versions v2 ${Math.random()}`, credential, quiet);
 		const v1 = await activate(v1Workflow.json, v1Workflow.path);
 		const v2 = await activate(v2Workflow.json, v2Workflow.path);
-		const posts = [...samplePosts(), ...xmlPosts()];
+		const posts = [...samplePosts(version !== WHOLE_FAMILY_IN), ...xmlPosts()];
+		console.log(`n8n ${version}: ${posts.length} posts to each trigger version`);
 		// One post at a time: with 4 at once, n8n 2.8.4 settled 226 of the 227 v2 executions in 240 s.
 		const answers: Array<{ post: string; v1: number; v2: number; v1Body: string; v2Body: string }> =
 			[];
@@ -165,12 +196,7 @@ describe.each(selectedVersions())('SMSLeopard Trigger versions 1 and 2 in n8n %s
 		}
 		expect(answers.filter((answer) => answer.v1 !== answer.v2)).toEqual([]);
 		// The issue's two posts, and XML, accepted by both.
-		for (const name of [
-			'flat body, secret in signature x-hub-signature-256, content type application/octet-stream',
-			'flat body, secret in body status_secret, content type (none)',
-			'xml, secret in a header',
-			'xml, signed',
-		]) {
+		for (const name of [...ISSUE_POSTS, 'xml, secret in a header', 'xml, signed']) {
 			expect(answers.find((answer) => answer.post === name)).toMatchObject({ v1: 200, v2: 200 });
 		}
 		const accepted = answers.filter((answer) => answer.v2 === 200);
