@@ -18,7 +18,13 @@ import { packedForThisFile } from './harness';
 import { selectedVersions } from './matrix';
 import { useServedN8n } from './sandboxed-n8n';
 import { reportsWorkflow, reportsWorkflowV2 } from './workflows/trigger';
-import { type TriggerPost, triggerPostFamily } from '../support/trigger-posts';
+import {
+	POST_CONTENT_TYPES,
+	POST_SHAPES,
+	SECRET_PLACES,
+	type TriggerPost,
+	triggerPostFamily,
+} from '../support/trigger-posts';
 
 const tarball = packedForThisFile();
 const SECRET = 'versions-e2e-secret-8d21';
@@ -49,22 +55,17 @@ const ISSUE_POSTS = [
  */
 function samplePosts(pairs: boolean): TriggerPost[] {
 	const seen = new Set<string>();
-	const kinds: string[] = [];
-	const types: string[] = [];
-	const shapes: string[] = [];
-	const indexOf = (list: string[], value: string) => {
-		if (!list.includes(value)) list.push(value);
-		return list.indexOf(value);
-	};
+	const kinds = [...new Set(SECRET_PLACES.map((place) => place.in as string))];
 	return triggerPostFamily(SECRET).filter((post) => {
 		const [shape, , , , place] = post.name.split(' ');
-		const type = post.contentType ?? '';
-		const key = `${shape}|${place}|${type}`;
+		const key = `${shape}|${place}|${post.contentType ?? ''}`;
 		if (seen.has(key)) return false;
 		seen.add(key);
 		if (!pairs || ISSUE_POSTS.includes(post.name)) return true;
-		const [s, k, t] = [indexOf(shapes, shape), indexOf(kinds, place), indexOf(types, type)];
-		return s === (k + t) % 6;
+		// A place without a name ends its word with the name's comma ("secret in none, content type").
+		const turn =
+			kinds.indexOf(place.replace(/,$/, '')) + POST_CONTENT_TYPES.indexOf(post.contentType);
+		return POST_SHAPES.indexOf(shape as (typeof POST_SHAPES)[number]) === turn % POST_SHAPES.length;
 	});
 }
 
