@@ -19,8 +19,6 @@
  *   BENCH_KILL_REPLACEMENT=1 the kill case starts a replacement worker at once and checks for
  *                            stalled jobs every 5 s (the bench before issue 53; the README's set-up
  *                            has neither)
- *   BENCH_WORKER_CONCURRENCY each worker's --concurrency instead of the campaign's
- *                            (CAMPAIGN_WORKER_CONCURRENCY, docs/campaigns.md)
  *   BENCH_MAIN_ENV           the same for the main (RECOMMENDED_MAIN_ENV: the README's settings)
  *   BENCH_WORKER_PROFILE=<folder>  V8's CPU profile of each worker (cpu-profile-probe.js) from 40 s
  *                            to 60 s after it started, into <folder>/worker.<pid>.cpuprofile (for

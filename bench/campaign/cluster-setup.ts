@@ -46,8 +46,8 @@ export async function startCaseCluster(
 	const cluster = await startQueueCluster({
 		packageTarball: choice.tarball,
 		workers: choice.workers,
-		// The campaign's design (docs/campaigns.md); BENCH_WORKER_CONCURRENCY tries another.
-		workerConcurrency: Number(process.env.BENCH_WORKER_CONCURRENCY) || CAMPAIGN_WORKER_CONCURRENCY,
+		// The campaign's design: one execution (one batch) at a time per worker.
+		workerConcurrency: CAMPAIGN_WORKER_CONCURRENCY,
 		workerEnv: choice.workerEnv,
 		mainEnv: choice.mainEnv,
 		env: {

@@ -30,12 +30,6 @@ export interface CampaignSimulation {
 	concurrency?: number;
 	/** From a worker's batch ending to its next one sending (n8n's job hand-over, the data table). */
 	handOverMs: number;
-	/**
-	 * Of the hand-over, how long before its sends and after them a batch already (still) counts as
-	 * sending in the record (Take Batch to Record Outcome); default 0.
-	 */
-	countedBeforeMs?: number;
-	countedAfterMs?: number;
 	/** Worker 0 dies at this time (ms): it starts no further call and takes no further batch. */
 	killAtMs?: number;
 	/** How long the killed worker's batch still counts as sending (the shipped rule: its expected time). */
@@ -113,10 +107,8 @@ export async function simulateCampaign(sim: CampaignSimulation): Promise<Campaig
 
 	const sendBatch = async (worker: number, batch: number) => {
 		sending.set(batch, worker);
-		// Batches Sharing the Limit counts right after Take Batch, before the rest of the hand-over.
-		const { limit, sharedBy } = limitOfBatch();
-		if (sim.countedBeforeMs) await clock.after(sim.countedBeforeMs);
 		// As client.ts joins its account's pacer: this batch's share, and the limit it shares.
+		const { limit, sharedBy } = limitOfBatch();
 		const share = limit / sharedBy;
 		const lease = processes[worker].join(
 			'account',
@@ -146,13 +138,11 @@ export async function simulateCampaign(sim: CampaignSimulation): Promise<Campaig
 			}
 		};
 		await Promise.all(Array.from({ length: sim.parallel }, slot));
-		if (!dead(worker)) lease.leave();
-		if (sim.countedAfterMs) await clock.after(sim.countedAfterMs);
 		sending.delete(batch);
 		if (dead(worker)) {
 			lost += end - next;
 			killedBatches += 1;
-		}
+		} else lease.leave();
 	};
 
 	/** One of a worker's job slots: takes a batch, sends it, hands over, takes the next. */
