@@ -1,7 +1,7 @@
 // A campaign in queue mode on the virtual clock: workers (n8n processes) take batches from one
-// queue, one at a time (`--concurrency=1`), each batch an execution that joins its process's account
-// pacer (account-pacers.ts), sends its items through the client's real ApiCaller and leaves; a
-// worker can die mid-batch. The same code as in n8n, against a sandbox limiter model.
+// queue, `concurrency` at a time (n8n worker --concurrency), each batch an execution that joins its
+// process's account pacer (account-pacers.ts), sends its items through the client's real ApiCaller
+// and leaves; a worker can die mid-batch. The same code as in n8n, against a sandbox limiter model.
 import { AccountPacers } from '../../nodes/SmsLeopard/client/http/account-pacers';
 import { ApiCaller } from '../../nodes/SmsLeopard/client/http/api-caller';
 import { Pacer } from '../../nodes/SmsLeopard/client/http/pacing';
@@ -30,6 +30,12 @@ export interface CampaignSimulation {
 	concurrency?: number;
 	/** From a worker's batch ending to its next one sending (n8n's job hand-over, the data table). */
 	handOverMs: number;
+	/**
+	 * Of the hand-over, how long before its sends and after them a batch already (still) counts as
+	 * sending in the record (Take Batch to Record Outcome); default 0.
+	 */
+	countedBeforeMs?: number;
+	countedAfterMs?: number;
 	/** Worker 0 dies at this time (ms): it starts no further call and takes no further batch. */
 	killAtMs?: number;
 	/** How long the killed worker's batch still counts as sending (the shipped rule: its expected time). */
@@ -107,8 +113,10 @@ export async function simulateCampaign(sim: CampaignSimulation): Promise<Campaig
 
 	const sendBatch = async (worker: number, batch: number) => {
 		sending.set(batch, worker);
-		// As client.ts joins its account's pacer: this batch's share, and the limit it shares.
+		// Batches Sharing the Limit counts right after Take Batch, before the rest of the hand-over.
 		const { limit, sharedBy } = limitOfBatch();
+		if (sim.countedBeforeMs) await clock.after(sim.countedBeforeMs);
+		// As client.ts joins its account's pacer: this batch's share, and the limit it shares.
 		const share = limit / sharedBy;
 		const lease = processes[worker].join(
 			'account',
@@ -138,11 +146,13 @@ export async function simulateCampaign(sim: CampaignSimulation): Promise<Campaig
 			}
 		};
 		await Promise.all(Array.from({ length: sim.parallel }, slot));
+		if (!dead(worker)) lease.leave();
+		if (sim.countedAfterMs) await clock.after(sim.countedAfterMs);
 		sending.delete(batch);
 		if (dead(worker)) {
 			lost += end - next;
 			killedBatches += 1;
-		} else lease.leave();
+		}
 	};
 
 	/** One of a worker's job slots: takes a batch, sends it, hands over, takes the next. */

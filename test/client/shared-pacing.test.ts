@@ -2,7 +2,7 @@
 // (account-pacers.ts). On a virtual clock against every sandbox limiter model, the same code as in
 // n8n: 10 executions of 200 sends each, 10 in parallel each, finish within 1.2 x 2,000 / limit,
 // with no item failed and none sent twice.
-import { AccountPacers, limitOf } from '../../nodes/SmsLeopard/client/http/account-pacers';
+import { AccountPacers, limitAtJoin } from '../../nodes/SmsLeopard/client/http/account-pacers';
 import { Pacer } from '../../nodes/SmsLeopard/client/http/pacing';
 import { type LimiterSettings, busiestWindow } from '../sandbox/limiters';
 import {
@@ -161,8 +161,8 @@ describe('AccountPacers', () => {
 		const first = pacers.join('account A', 10, create, NO_LIMIT);
 		const second = pacers.join('account A', 10, create, NO_LIMIT);
 		const other = pacers.join('account B', 10, create, NO_LIMIT);
-		expect(second.pacer).toBe(first.pacer);
-		expect(other.pacer).not.toBe(first.pacer);
+		expect(second.shared).toBe(first.shared);
+		expect(other.shared).not.toBe(first.shared);
 		expect(pacers.size).toBe(2);
 	});
 
@@ -173,7 +173,7 @@ describe('AccountPacers', () => {
 		first.leave();
 		first.leave();
 		expect(pacers.size).toBe(1);
-		expect(pacers.join('account A', 1, create, NO_LIMIT).pacer).toBe(second.pacer);
+		expect(pacers.join('account A', 1, create, NO_LIMIT).shared).toBe(second.shared);
 		second.leave();
 		expect(pacers.size).toBe(1);
 	});
@@ -190,7 +190,7 @@ describe('AccountPacers', () => {
 			},
 			NO_LIMIT,
 		);
-		const spy = jest.spyOn(first.pacer, 'setParallelCalls');
+		const spy = jest.spyOn(first.shared, 'setParallelCalls');
 		const second = pacers.join('account A', 5, create, NO_LIMIT);
 		expect(made).toEqual([10]);
 		expect(spy).toHaveBeenLastCalledWith(15);
@@ -203,37 +203,106 @@ describe('AccountPacers', () => {
 
 describe('executions sharing the limit (a campaign’s batches)', () => {
 	const create = (parallelCalls: number) => new Pacer(async () => {}, { parallelCalls });
+	const rateOf = (lease: { shared: Pacer }) => 1000 / lease.shared.intervalMs;
 
-	it('adds the shares of one process’s executions, never beyond Max Requests per Second', () => {
-		expect(limitOf([{ share: 245, limit: 490 }])).toBe(245);
-		expect(
-			limitOf([
-				{ share: 245, limit: 490 },
-				{ share: 163.3, limit: 490 },
-			]),
-		).toBeCloseTo(408.3);
-		// Ten batches started as the count rose: shares 490, 245, 163, ... add up past the limit.
+	it('as one joins: its share once for each execution in the process, never beyond Max Requests per Second', () => {
+		expect(limitAtJoin([{ share: 245, limit: 490 }], { share: 245, limit: 490 })).toBe(245);
+		// The second batch of a worker counted 4 sending (two workers, two batches each): the worker's
+		// two batches together get half the limit, not 245 + 122.5.
+		const second = { share: 122.5, limit: 490 };
+		expect(limitAtJoin([{ share: 245, limit: 490 }, second], second)).toBe(245);
+		// Ten batches started as the count rose (regular mode): the last counted ten, so 490.
 		const burst = Array.from({ length: 10 }, (_, index) => ({
 			share: 490 / (index + 1),
 			limit: 490,
 		}));
-		expect(limitOf(burst)).toBe(490);
+		expect(limitAtJoin(burst, burst[9])).toBe(490);
 		// One execution without a limit: none for the pacer (it finds the account's by its 429s).
-		expect(
-			limitOf([
-				{ share: 245, limit: 490 },
-				{ share: 0, limit: 0 },
-			]),
-		).toBe(0);
+		const none = { share: 0, limit: 0 };
+		expect(limitAtJoin([{ share: 245, limit: 490 }, none], none)).toBe(0);
 	});
 
-	it("sets the shared pacer's limit as executions join and leave", async () => {
+	it("keeps the process's rate as executions leave, so the batch left takes what both had", () => {
 		const pacers = new AccountPacers();
 		const first = pacers.join('account A', 10, create, { share: 100, limit: 400 });
-		expect(1000 / first.pacer.intervalMs).toBeCloseTo(100);
+		expect(rateOf(first)).toBeCloseTo(100);
 		const second = pacers.join('account A', 10, create, { share: 200, limit: 400 });
-		expect(1000 / first.pacer.intervalMs).toBeCloseTo(300);
+		expect(rateOf(first)).toBeCloseTo(400);
 		first.leave();
-		expect(1000 / second.pacer.intervalMs).toBeCloseTo(200);
+		// Between two batches the worker's other batch sends at the worker's whole share.
+		expect(rateOf(second)).toBeCloseTo(400);
+		const third = pacers.join('account A', 10, create, { share: 50, limit: 400 });
+		expect(rateOf(third)).toBeCloseTo(100);
+		second.leave();
+		third.leave();
+		expect(pacers.size).toBe(0);
+	});
+
+	it('never beyond the smallest limit of the executions left', () => {
+		const pacers = new AccountPacers();
+		const low = pacers.join('account A', 1, create, { share: 50, limit: 100 });
+		const high = pacers.join('account A', 1, create, { share: 200, limit: 400 });
+		expect(rateOf(high)).toBeCloseTo(100);
+		low.leave();
+		expect(rateOf(high)).toBeCloseTo(100);
+		high.leave();
+	});
+});
+
+describe('turns: the first batch of a process sends first', () => {
+	it("gives each start to the batch that joined first while it has a call waiting, and the next batch's calls the starts it leaves", async () => {
+		let now = 0;
+		const sleeps: Array<() => void> = [];
+		const pacers = new AccountPacers();
+		const create = (parallelCalls: number) =>
+			new Pacer(
+				async (ms) =>
+					await new Promise<void>((resolve) => {
+						sleeps.push(() => {
+							now += ms;
+							resolve();
+						});
+					}),
+				{ parallelCalls, requestsPerSecond: 100, now: () => now },
+			);
+		const limit = { share: 50, limit: 100 };
+		const first = pacers.join('account A', 2, create, limit);
+		const second = pacers.join('account A', 2, create, limit);
+		const order: string[] = [];
+		const calls = (lease: typeof first, name: string, count: number) =>
+			Array.from({ length: count }, async () => {
+				const ticket = await lease.pacer.wait();
+				order.push(name);
+				lease.pacer.finished(ticket, 'answered');
+			});
+		// The later batch asks first: the earlier one still goes first, all of it.
+		const all = [...calls(second, 'second', 3), ...calls(first, 'first', 3)];
+		for (let step = 0; step < 20 && order.length < 6; step += 1) {
+			await new Promise((resolve) => setImmediate(resolve));
+			sleeps.shift()?.();
+		}
+		await Promise.all(all);
+		expect(order).toEqual(['first', 'first', 'first', 'second', 'second', 'second']);
+		first.leave();
+		second.leave();
+	});
+
+	it('an execution with no share (not a campaign batch) goes before the batches, and among others in the order they asked', async () => {
+		const pacers = new AccountPacers();
+		const create = (parallelCalls: number) => new Pacer(async () => {}, { parallelCalls });
+		const batch = pacers.join('account A', 1, create, { share: 50, limit: 100 });
+		const plain = pacers.join('account A', 1, create, { share: 100, limit: 100 });
+		const order: string[] = [];
+		const waits = [
+			batch.pacer.wait().then(() => order.push('batch')),
+			plain.pacer.wait().then(() => order.push('plain 1')),
+			plain.pacer.wait().then(() => order.push('plain 2')),
+		];
+		await Promise.all(waits);
+		// Each start is given when it is due, to the first in line then: the batch asked first, but
+		// the plain ones asked before the start was given.
+		expect(order).toEqual(['plain 1', 'plain 2', 'batch']);
+		batch.leave();
+		plain.leave();
 	});
 });

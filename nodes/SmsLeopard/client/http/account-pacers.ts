@@ -10,15 +10,26 @@
  * between runs and memory stays bounded by the runs in flight.
  *
  * Each execution brings its Max Requests per Second and its share of it (Executions Sharing the
- * Limit: a campaign's batches sending at once on every worker), and the pacer keeps what they allow
- * together (`limitOf`): their shares added up, never beyond the limit. Executions that all set the
- * same limit and no sharing pace at that limit together, as before; a campaign's batches that n8n
- * runs in one process (regular mode, or a worker running several) add their shares back up.
+ * Limit: a campaign's batches sending at once on every worker). As one joins, the process takes the
+ * joiner's share once for each execution it runs then (`limitAtJoin`), never beyond the limit, and
+ * keeps that rate as executions leave: a worker running two batches of a campaign counted four
+ * sending (two workers) and sends at half the limit, whichever of its batches is sending. Adding the
+ * shares up instead lost the worker's share whenever one of its batches was between sends, and
+ * over-shared when the count missed one (decision 0015). Executions that all set the same limit and
+ * no sharing pace at that limit together, as before.
+ *
+ * A batch also waits in turn behind the batches that joined the process before it (`Pacer.wait`):
+ * the first sends at the process's whole rate while the next one, taken and checked beside it,
+ * waits; when the first has no call left, the next takes every start. So a worker is never between
+ * sends while it has a batch ready.
  */
-import type { Pacer } from './pacing';
+import type { Pacer, PacerTurns } from './pacing';
 
 export interface PacerLease {
-	readonly pacer: Pacer;
+	/** The shared pacer, waited on in this execution's turn (see `join`). */
+	readonly pacer: PacerTurns;
+	/** The pacer itself, shared by every execution of the account in the process. */
+	readonly shared: Pacer;
 	/** The execution is done with the pacer; the last to leave removes it. */
 	leave(): void;
 }
@@ -30,6 +41,10 @@ interface Entry {
 	parallelCalls: number;
 	/** Each execution's Max Requests per Second and its share of it (0: none). */
 	limits: ExecutionLimit[];
+	/** What the executions allow together, set as the last one joined (see `limitAtJoin`). */
+	rate: number;
+	/** Executions with a share that joined so far: the next one's turn. */
+	sharingJoins: number;
 }
 
 /** An execution's Max Requests per Second (`limit`) and the part of it it sends at (`share`). */
@@ -39,13 +54,19 @@ export interface ExecutionLimit {
 }
 
 /**
- * What executions sharing one pacer allow together: their shares added up, never beyond the
- * smallest limit any of them set; none while one of them set none.
+ * What the executions allow together as one more joins: the joiner's share once for each execution
+ * the process runs now (itself included), never beyond the smallest limit any of them set; none
+ * while one of them set none.
  */
-export function limitOf(limits: ExecutionLimit[]): number {
+export function limitAtJoin(limits: ExecutionLimit[], joiner: ExecutionLimit): number {
 	if (limits.length === 0 || limits.some((entry) => !(entry.limit > 0))) return 0;
-	const shares = limits.reduce((total, entry) => total + entry.share, 0);
-	return Math.min(shares, ...limits.map((entry) => entry.limit));
+	return Math.min(joiner.share * limits.length, ...limits.map((entry) => entry.limit));
+}
+
+/** As an execution leaves: the rate set at the last join, never beyond what those left allow. */
+function limitAtLeave(limits: ExecutionLimit[], rate: number): number {
+	if (limits.length === 0 || limits.some((entry) => !(entry.limit > 0))) return 0;
+	return Math.min(rate, ...limits.map((entry) => entry.limit));
 }
 
 export class AccountPacers {
@@ -74,14 +95,27 @@ export class AccountPacers {
 				members: 1,
 				parallelCalls,
 				limits: [limit],
+				rate: 0,
+				sharingJoins: 0,
 			};
 			this.entries.set(key, entry);
 		}
-		entry.pacer.setRequestsPerSecond(limitOf(entry.limits));
+		entry.rate = limitAtJoin(entry.limits, limit);
+		entry.pacer.setRequestsPerSecond(entry.rate);
 		const joined = entry;
+		// An execution with a share (a campaign's batch) waits behind those that joined before it,
+		// so one batch in a process sends at the process's whole rate while the next is ready beside
+		// it; executions with none keep the first turn.
+		const turn = limit.share < limit.limit ? ++joined.sharingJoins : 0;
+		const pacer = joined.pacer;
 		let left = false;
 		return {
-			pacer: joined.pacer,
+			shared: pacer,
+			pacer: {
+				wait: async () => await pacer.wait(turn),
+				finished: (ticket, outcome) => pacer.finished(ticket, outcome),
+				pause: (ms) => pacer.pause(ms),
+			},
 			leave: () => {
 				if (left) return;
 				left = true;
@@ -92,7 +126,8 @@ export class AccountPacers {
 					if (this.entries.get(key) === joined) this.entries.delete(key);
 				} else {
 					joined.pacer.setParallelCalls(joined.parallelCalls);
-					joined.pacer.setRequestsPerSecond(limitOf(joined.limits));
+					joined.rate = limitAtLeave(joined.limits, joined.rate);
+					joined.pacer.setRequestsPerSecond(joined.rate);
 				}
 			},
 		};

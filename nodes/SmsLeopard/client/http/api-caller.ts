@@ -12,7 +12,7 @@ import {
 	SmsLeopardRateLimitError,
 	SmsLeopardResponseError,
 } from './errors';
-import { type CallOutcome, Pacer } from './pacing';
+import { type CallOutcome, Pacer, type PacerTurns } from './pacing';
 import { type RetryOptions, type Sleep, withRetries } from './retry';
 import type { HttpMethod, RequestBody, Transport, TransportResponse } from './transport';
 import { changesSomething, stampSendState } from './send-state';
@@ -55,7 +55,7 @@ export interface ApiCallerOptions {
 	 * A pacer shared with the other executions of the same account (account-pacers.ts); without it
 	 * this caller paces on its own.
 	 */
-	pacer?: Pacer;
+	pacer?: PacerTurns;
 }
 
 /** The answer as data, bounded in depth: every answer, success or error, enters the client here. */
@@ -76,7 +76,7 @@ function outcomeOf(error: unknown): CallOutcome {
 }
 
 export class ApiCaller {
-	private readonly pacer: Pacer;
+	private readonly pacer: PacerTurns;
 
 	constructor(private readonly options: ApiCallerOptions) {
 		this.pacer =

@@ -37,6 +37,9 @@ export interface PacerOptions {
 	waitBriefly?: (ms: number) => void;
 }
 
+/** What a caller of the pacer uses: its own turns, and what its calls tell the pacer. */
+export type PacerTurns = Pick<Pacer, 'wait' | 'finished' | 'pause'>;
+
 /** A call's start, handed back to `finished` when its answer (or failure) is in. */
 export type CallTicket = { startedAt: number };
 
@@ -121,8 +124,9 @@ export class Pacer {
 	private adaptiveDueBase = -Infinity;
 	/** The due time of the last start under the spread (see `nextStart`). */
 	private spreadDueBase = -Infinity;
-	/** The caller whose turn it is; the others wait behind it. */
-	private queue: Promise<void> = Promise.resolve();
+	/** Callers waiting for a start, in the order they get one (see `wait`). */
+	private readonly waiting: Waiter[] = [];
+	private pumping = false;
 	private pausedUntil = 0;
 	/** The user's own limit as an interval (0: none); executions sharing the pacer may change it. */
 	private limitIntervalMs: number;
@@ -205,16 +209,42 @@ export class Pacer {
 
 	/**
 	 * Resolves when this caller may send. Callers go one at a time, each a full interval after the
-	 * previous start, the interval read when its turn comes: slots are not booked ahead, so a change
-	 * of rate applies to the very next call, not after every caller already queued.
+	 * previous start, the interval read when the start comes: slots are not booked ahead, so a change
+	 * of rate applies to the very next call, not after every caller already queued. Each start goes
+	 * to the waiting caller of lowest `turn` (in the order they came among equals), chosen when the
+	 * start is due: executions sharing the pacer (account-pacers.ts) pass the order they joined in,
+	 * so the first of a campaign's batches in a process sends first, and the next one, ready beside
+	 * it, takes the whole rate the moment the first has no call waiting.
 	 */
-	async wait(): Promise<CallTicket> {
-		const turn = this.queue.then(async () => await this.nextStart());
-		this.queue = turn.then(
-			() => undefined,
-			() => undefined,
-		);
-		return await turn;
+	async wait(turn = 0): Promise<CallTicket> {
+		return await new Promise<CallTicket>((resolve, reject) => {
+			const waiter: Waiter = { turn, resolve, reject };
+			let at = this.waiting.length;
+			while (at > 0 && this.waiting[at - 1].turn > turn) at -= 1;
+			this.waiting.splice(at, 0, waiter);
+			if (!this.pumping) void this.pump();
+		});
+	}
+
+	/** Hands out starts while callers wait: each start, once due, to the first in line then. */
+	private async pump(): Promise<void> {
+		this.pumping = true;
+		try {
+			while (this.waiting.length > 0) {
+				let ticket: CallTicket;
+				try {
+					ticket = await this.nextStart();
+				} catch (error) {
+					this.waiting.shift()?.reject(error);
+					continue;
+				}
+				const first = this.waiting.shift();
+				if (first) first.resolve(ticket);
+				else this.inFlight.delete(ticket);
+			}
+		} finally {
+			this.pumping = false;
+		}
 	}
 
 	private async nextStart(): Promise<CallTicket> {
@@ -456,6 +486,13 @@ export class Pacer {
 		const median = sorted[Math.floor(sorted.length / 2)];
 		this.spreadMs = Math.min(MAX_SPREAD_MS, (SPREAD_SHARE * median) / this.parallelCalls);
 	}
+}
+
+/** A caller waiting for its start. */
+interface Waiter {
+	turn: number;
+	resolve: (ticket: CallTicket) => void;
+	reject: (error: unknown) => void;
 }
 
 /** The last `size` values added, oldest overwritten first. */
