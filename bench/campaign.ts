@@ -1,6 +1,6 @@
 /**
  * `npm run bench -- campaign` (or some of its cases by name; issue 45, not in CI): a campaign of BENCH_N recipients (default
- * 100,000) in queue mode (Postgres, Redis, a main and two workers at --concurrency=1, n8n 2.8.4)
+ * 100,000) in queue mode (Postgres, Redis, a main and two workers at --concurrency=2, n8n 2.8.4)
  * against the reply server at 20 ms latency, limited to 500 requests per second (a sliding 1 s
  * window per host), beside the same recipients as one big execution on one worker and through n8n's
  * HTTP Request node, and a worker SIGKILLed mid-campaign then the campaign run again. Every case has
@@ -46,7 +46,11 @@ import { repeatsFromEnv } from './measure';
 import { type ReplyServer, startReplyServer } from './reply-server';
 import { logSince } from './run-options';
 import { RAW_DIR, type Section, currentCommit, writeJson } from './report';
-import { CAMPAIGN_MAIN_ENV, CAMPAIGN_WORKER_ENV } from '../test/queue/cluster/campaign-workers';
+import {
+	CAMPAIGN_MAIN_ENV,
+	CAMPAIGN_WORKER_CONCURRENCY,
+	CAMPAIGN_WORKER_ENV,
+} from '../test/queue/cluster/campaign-workers';
 
 const CASES: CaseSpec[] = [
 	{
@@ -260,7 +264,7 @@ export async function run(names: string[]): Promise<{ section: Section; narrowed
 
 	const conditions = {
 		n8n: '2.8.4',
-		mode: 'queue: Postgres, Redis, a main and 2 workers at --concurrency=1 (one execution: 1 worker)',
+		mode: `queue: Postgres, Redis, a main and 2 workers at --concurrency=${CAMPAIGN_WORKER_CONCURRENCY} (one execution: 1 worker)`,
 		recipients: count,
 		batchSize: BATCH_SIZE,
 		latencyMs: LATENCY_MS,

@@ -8,7 +8,7 @@
  * message (0 twice), the time to drain the queue, the main's and each worker's peak memory (process
  * group: n8n and its task runner) during the reports and during the check, and what the database
  * grew by per 1,000 reports. Bounded: posts at most BENCH_REPORTS × 1.6, BENCH_REPORTS_WAIT_S
- * (3600) for the queue to drain. BENCH_WORKERS (2), BENCH_WORKER_CONCURRENCY (1, as the campaign
+ * (3600) for the queue to drain. BENCH_WORKERS (2), BENCH_WORKER_CONCURRENCY (2, as the campaign
  * asks workers to run). BENCH_REPORTS_GATHER_MS: the trigger's Gather Posts (as shipped: 250; 0 for
  * one execution per post).
  */
@@ -29,7 +29,11 @@ import {
 	activateReplyWorkflow,
 	whatsappStatusBody,
 } from '../test/queue/campaign/delivery-reports';
-import { CAMPAIGN_MAIN_ENV, CAMPAIGN_WORKER_ENV } from '../test/queue/cluster/campaign-workers';
+import {
+	CAMPAIGN_MAIN_ENV,
+	CAMPAIGN_WORKER_CONCURRENCY,
+	CAMPAIGN_WORKER_ENV,
+} from '../test/queue/cluster/campaign-workers';
 import { startQueueCluster } from '../test/queue/cluster/queue-cluster';
 import { GroupRssSampler } from './campaign/group-rss';
 import { type Psql, growth, psql, sizes } from './campaign/postgres';
@@ -41,7 +45,7 @@ const WAIT_S = Number(process.env.BENCH_REPORTS_WAIT_S ?? 3600);
 /** The trigger's Gather Posts (ms); unset: as the shipped workflow has it (250). */
 const GATHER_MS = process.env.BENCH_REPORTS_GATHER_MS;
 const WORKERS = Number(process.env.BENCH_WORKERS ?? 2);
-const CONCURRENCY = Number(process.env.BENCH_WORKER_CONCURRENCY ?? 1);
+const CONCURRENCY = Number(process.env.BENCH_WORKER_CONCURRENCY ?? CAMPAIGN_WORKER_CONCURRENCY);
 const SECRET = 'bench-reports-webhook-secret-0123';
 const CAMPAIGN = 'bench-reports';
 const BATCH = 1000;

@@ -1,6 +1,6 @@
 /**
  * The flags of npm run queue:up. `--campaign` starts the workers the way docs/campaigns.md sets
- * them up (one batch at a time, the measured memory limits); `--workers` and `--concurrency` set
+ * them up (two batches at a time, the measured memory limits); `--workers` and `--concurrency` set
  * each by hand. Unknown flags are refused by name rather than ignored.
  */
 import {

@@ -81,7 +81,7 @@ describe('npm run queue:up -- --campaign, queue:worker, queue:down', () => {
 
 	it('starts campaign workers, adds one, and stops every n8n of the run, one started by hand too', async () => {
 		const up = npmRun('up.ts', runDir, ['--campaign', '--workers', '1']);
-		expect(up).toContain('1 workers at --concurrency=1');
+		expect(up).toContain('1 workers at --concurrency=2');
 		expect(up).toContain('NODE_OPTIONS=--max-old-space-size=256');
 		expect(up).toContain('N8N_RUNNERS_MAX_OLD_SPACE_SIZE=128');
 		expect(up).toContain('the main: NODE_OPTIONS=--max-old-space-size=384');
@@ -104,7 +104,7 @@ describe('npm run queue:up -- --campaign, queue:worker, queue:down', () => {
 			'NODE_OPTIONS=--max-old-space-size=384',
 		);
 		const workerPid = state().pids.at(-1)!;
-		expect(readFileSync(`/proc/${workerPid}/cmdline`, 'utf8')).toContain('--concurrency=1');
+		expect(readFileSync(`/proc/${workerPid}/cmdline`, 'utf8')).toContain('--concurrency=2');
 		expect(readFileSync(`/proc/${workerPid}/environ`, 'latin1').split('\0')).toContain(
 			'NODE_OPTIONS=--max-old-space-size=256',
 		);
@@ -114,7 +114,7 @@ describe('npm run queue:up -- --campaign, queue:worker, queue:down', () => {
 		const afterAdd = state();
 		expect(afterAdd.workerNames).toEqual(['worker-1', 'worker-2']);
 		const addedPid = afterAdd.pids.at(-1)!;
-		expect(readFileSync(`/proc/${addedPid}/cmdline`, 'utf8')).toContain('--concurrency=1');
+		expect(readFileSync(`/proc/${addedPid}/cmdline`, 'utf8')).toContain('--concurrency=2');
 
 		// An operator restarts a worker by hand from n8n.env, as the output says.
 		const n8n = resolveN8n(QUEUE_N8N_VERSION);
@@ -123,7 +123,7 @@ describe('npm run queue:up -- --campaign, queue:worker, queue:down', () => {
 			'bash',
 			[
 				'-c',
-				`set -a; . "${envFile}"; exec "${n8n.nodeBin}" "${n8n.n8nBin}" worker --concurrency=1`,
+				`set -a; . "${envFile}"; exec "${n8n.nodeBin}" "${n8n.n8nBin}" worker --concurrency=2`,
 			],
 			{
 				env: {

@@ -40,7 +40,7 @@ export const requestOptionsField: INodeProperties = {
 			default: 1,
 			typeOptions: { minValue: 1, maxValue: MAX_SHARED_BY },
 			description:
-				"How many executions send with this account at the same time, this one included, such as a campaign's batches in progress on every worker (the shipped batch workflow reads them from its data table). This execution then sends at Max Requests per Second divided by it, and executions in the same n8n process add their shares back up, never beyond Max Requests per Second. Only used with Max Requests per Second set.",
+				"How many executions send with this account at the same time, this one included, such as a campaign's batches in progress on every worker (the shipped batch workflow reads them from its data table). This execution's share is Max Requests per Second divided by it. An n8n process running several such executions sends at the last one's share once for each of them, never beyond Max Requests per Second, and they send in the order they started, so a worker's next batch takes the whole of it as the one before ends. Only used with Max Requests per Second set.",
 		},
 		{
 			displayName: 'Include Raw Answer',

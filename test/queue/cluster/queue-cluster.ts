@@ -74,8 +74,9 @@ export interface QueueOptions {
 	/** queue:up: leave everything running when this process exits (queue:down stops it). */
 	keepRunning?: boolean;
 	/**
-	 * Jobs each worker runs at once (`n8n worker --concurrency`), 10 by default. A campaign uses 1:
-	 * a worker that dies then leaves at most one batch unfinished, the rest wait in Redis.
+	 * Jobs each worker runs at once (`n8n worker --concurrency`), 10 by default. A campaign uses
+	 * CAMPAIGN_WORKER_CONCURRENCY (2): a worker that dies then leaves at most two batches unfinished,
+	 * the rest wait in Redis.
 	 */
 	workerConcurrency?: number;
 }
