@@ -13,6 +13,7 @@ import { clientForNode } from '../transport/client-for-node';
 import { CREDENTIAL_TYPE } from '../transport/n8n-transport';
 import { type ExecutionState, newExecutionState } from '../helpers/execution-state';
 import { runPool } from '../helpers/worker-pool';
+import { pauseEvery } from '../helpers/let-others-run';
 import { accountKey } from '../helpers/account-key';
 import { KEPT_LISTINGS } from '../helpers/kept-listings';
 import { RunListings } from '../helpers/run-listings';
@@ -118,7 +119,10 @@ async function runItems(
 		const prepared: unknown[] = new Array(items.length);
 		const { prepare } = handler;
 		if (prepare) {
+			// Another execution of this process may be sending meanwhile: let it (let-others-run.ts).
+			const letOthersRun = pauseEvery();
 			await runPool(items.length, workers, false, async (itemIndex) => {
+				await letOthersRun();
 				const ran = await settle(async () => await prepare.call(this, itemIndex, state));
 				if (ran.ok) prepared[itemIndex] = ran.value;
 				else outcomes[itemIndex] = { ok: false, error: ran.error };
