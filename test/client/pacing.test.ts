@@ -73,6 +73,36 @@ describe('Pacer', () => {
 		}
 	});
 
+	it('a share of a larger limit (a campaign worker): late timers are made up, and two starts are never closer than the whole limit allows', async () => {
+		for (const seed of [1, 2, 3]) {
+			const clock = virtualClock();
+			const random = mulberry32(seed);
+			// A busy process: every timer late by 0 to 2 ms, against a share's 4 ms between starts.
+			const lateSleep = async (ms: number) => await clock.sleep(ms + 2 * random());
+			const pacer = new Pacer(lateSleep, { now: clock.now });
+			pacer.setRequestsPerSecond(250, 500);
+			const starts = await startTimes(pacer, clock, 1000);
+			const gaps = starts.slice(1).map((at, index) => at - starts[index]);
+			expect(Math.min(...gaps)).toBeGreaterThanOrEqual(2);
+			// 1,000 starts at 250 a second: 3,996 ms apart from first to last, each late start made
+			// up. Counted from each actual start instead (the user's own limit), 1 ms lost a start.
+			const span = starts[starts.length - 1] - starts[0];
+			expect(span).toBeLessThanOrEqual(1.02 * 3996);
+			// And never ahead of the share by more than the few starts it may make up.
+			starts.forEach((at, index) => expect(at - starts[0]).toBeGreaterThanOrEqual(4 * index - 16));
+		}
+	});
+
+	it("the same share as the user's own limit (no larger one) keeps the whole interval from each start", async () => {
+		const clock = virtualClock();
+		const lateSleep = async (ms: number) => await clock.sleep(ms + 1);
+		const pacer = new Pacer(lateSleep, { now: clock.now });
+		pacer.setRequestsPerSecond(250, 250);
+		const starts = await startTimes(pacer, clock, 100);
+		const gaps = starts.slice(1).map((at, index) => at - starts[index]);
+		expect(Math.min(...gaps)).toBeGreaterThanOrEqual(4);
+	});
+
 	it('without a limit and before any 429, lets calls through with no spacing', async () => {
 		const clock = virtualClock();
 		const pacer = new Pacer(clock.sleep, { requestsPerSecond: 0, now: clock.now });

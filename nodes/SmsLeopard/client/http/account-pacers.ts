@@ -69,6 +69,15 @@ function limitAtLeave(limits: ExecutionLimit[], rate: number): number {
 	return Math.min(rate, ...limits.map((entry) => entry.limit));
 }
 
+/**
+ * The limit the process's rate is a share of: the smallest Max Requests per Second of the
+ * executions (the pacer keeps its gap between any two starts, and counts the share from due times).
+ */
+function wholeLimitOf(limits: ExecutionLimit[]): number | undefined {
+	if (limits.length === 0 || limits.some((entry) => !(entry.limit > 0))) return undefined;
+	return Math.min(...limits.map((entry) => entry.limit));
+}
+
 export class AccountPacers {
 	private readonly entries = new Map<string, Entry>();
 
@@ -101,7 +110,7 @@ export class AccountPacers {
 			this.entries.set(key, entry);
 		}
 		entry.rate = limitAtJoin(entry.limits, limit);
-		entry.pacer.setRequestsPerSecond(entry.rate);
+		entry.pacer.setRequestsPerSecond(entry.rate, wholeLimitOf(entry.limits));
 		const joined = entry;
 		// An execution with a share (a campaign's batch) waits behind those that joined before it,
 		// so one batch in a process sends at the process's whole rate while the next is ready beside
@@ -127,7 +136,7 @@ export class AccountPacers {
 				} else {
 					joined.pacer.setParallelCalls(joined.parallelCalls);
 					joined.rate = limitAtLeave(joined.limits, joined.rate);
-					joined.pacer.setRequestsPerSecond(joined.rate);
+					joined.pacer.setRequestsPerSecond(joined.rate, wholeLimitOf(joined.limits));
 				}
 			},
 		};
