@@ -12,25 +12,31 @@ import { flowSendParameters, jsonItems, useNodeEnv } from './support';
 const env = useNodeEnv();
 const ITEMS = 2000;
 
-it('while 2,000 template items are checked before the first send, the process turns at least once every 50 items', async () => {
-	let turnsBeforeFirstSend = 0;
-	let running = true;
-	const turn = () => {
-		if (!running) return;
-		if (env.sends().length === 0) turnsBeforeFirstSend += 1;
+it.each([1, 10, 20])(
+	'while 2,000 template items are checked before the first send, %i at a time, the process turns at least once every 50 items',
+	async (concurrency) => {
+		let turnsBeforeFirstSend = 0;
+		let running = true;
+		const turn = () => {
+			if (!running) return;
+			if (env.sends().length === 0) turnsBeforeFirstSend += 1;
+			setImmediate(turn);
+		};
 		setImmediate(turn);
-	};
-	setImmediate(turn);
-	try {
-		const people = Array.from({ length: ITEMS }, (_, index) => ({
-			phone: `+2547003${String(index).padStart(5, '0')}`,
-		}));
-		const { items, error } = await env.run(flowSendParameters, jsonItems(...people));
-		expect(error).toBeUndefined();
-		expect(items).toHaveLength(ITEMS);
-	} finally {
-		running = false;
-	}
-	expect(env.sends()).toHaveLength(ITEMS);
-	expect(turnsBeforeFirstSend).toBeGreaterThanOrEqual(ITEMS / ITEMS_BETWEEN_PAUSES);
-});
+		try {
+			const people = Array.from({ length: ITEMS }, (_, index) => ({
+				phone: `+2547003${String(index).padStart(5, '0')}`,
+			}));
+			const { items, error } = await env.run(
+				{ ...flowSendParameters, requestOptions: { concurrency } },
+				jsonItems(...people),
+			);
+			expect(error).toBeUndefined();
+			expect(items).toHaveLength(ITEMS);
+		} finally {
+			running = false;
+		}
+		expect(env.sends()).toHaveLength(ITEMS);
+		expect(turnsBeforeFirstSend).toBeGreaterThanOrEqual(ITEMS / ITEMS_BETWEEN_PAUSES);
+	},
+);
