@@ -54,28 +54,29 @@ export interface ExecutionLimit {
 }
 
 /**
- * What the executions allow together as one more joins: the joiner's share once for each execution
- * the process runs now (itself included), never beyond the smallest limit any of them set; none
- * while one of them set none.
- */
-export function limitAtJoin(limits: ExecutionLimit[], joiner: ExecutionLimit): number {
-	if (limits.length === 0 || limits.some((entry) => !(entry.limit > 0))) return 0;
-	return Math.min(joiner.share * limits.length, ...limits.map((entry) => entry.limit));
-}
-
-/** As an execution leaves: the rate set at the last join, never beyond what those left allow. */
-function limitAtLeave(limits: ExecutionLimit[], rate: number): number {
-	if (limits.length === 0 || limits.some((entry) => !(entry.limit > 0))) return 0;
-	return Math.min(rate, ...limits.map((entry) => entry.limit));
-}
-
-/**
- * The limit the process's rate is a share of: the smallest Max Requests per Second of the
- * executions (the pacer keeps its gap between any two starts, and counts the share from due times).
+ * The smallest Max Requests per Second of the executions: the most they allow together, and the
+ * limit the process's rate is a share of (the pacer keeps its gap between any two starts, and
+ * counts the share from due times); none while one of them set none.
  */
 function wholeLimitOf(limits: ExecutionLimit[]): number | undefined {
 	if (limits.length === 0 || limits.some((entry) => !(entry.limit > 0))) return undefined;
 	return Math.min(...limits.map((entry) => entry.limit));
+}
+
+/**
+ * What the executions allow together as one more joins: the joiner's share once for each execution
+ * the process runs now (itself included), never beyond the smallest limit any of them set; none
+ * (0) while one of them set none.
+ */
+export function limitAtJoin(limits: ExecutionLimit[], joiner: ExecutionLimit): number {
+	const whole = wholeLimitOf(limits);
+	return whole === undefined ? 0 : Math.min(joiner.share * limits.length, whole);
+}
+
+/** As an execution leaves: the rate set at the last join, never beyond what those left allow. */
+function limitAtLeave(limits: ExecutionLimit[], rate: number): number {
+	const whole = wholeLimitOf(limits);
+	return whole === undefined ? 0 : Math.min(rate, whole);
 }
 
 export class AccountPacers {
