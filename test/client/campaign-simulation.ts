@@ -36,6 +36,14 @@ export interface CampaignSimulation {
 	 */
 	countedBeforeMs?: number;
 	countedAfterMs?: number;
+	/**
+	 * What n8n's nodes do in that time, as CPU that holds the worker's whole process (no timer of
+	 * its pacer fires, no answer is read, until each piece ends): the pieces before a batch's sends
+	 * and after them, in ms. When given, they are the counted time instead of countedBeforeMs and
+	 * countedAfterMs (a plain wait, during which the process's other batch goes on sending).
+	 */
+	heldBeforeMs?: number[];
+	heldAfterMs?: number[];
 	/** Worker 0 dies at this time (ms): it starts no further call and takes no further batch. */
 	killAtMs?: number;
 	/** How long the killed worker's batch still counts as sending (the shipped rule: its expected time). */
@@ -76,12 +84,32 @@ export async function simulateCampaign(sim: CampaignSimulation): Promise<Campaig
 	let requests = 0;
 	let failed = 0;
 	let lost = 0;
+	/** Until when each worker's process is held by a node's CPU (see heldBeforeMs). */
+	const heldUntil: number[] = Array.from({ length: sim.workers }, () => -Infinity);
+	const whenFree = async (worker: number) => {
+		while (clock.now < heldUntil[worker]) await clock.after(heldUntil[worker] - clock.now);
+	};
+	/** A node's piece of CPU: it waits for the process, then holds it. */
+	const hold = async (worker: number, ms: number) => {
+		await whenFree(worker);
+		heldUntil[worker] = clock.now + ms;
+		await clock.after(ms);
+	};
+	/** A timer of the worker's process: it fires late while the process is held. */
+	const sleepOf =
+		(worker: number) =>
+		async (ms: number): Promise<void> => {
+			await clock.sleep(ms);
+			await whenFree(worker);
+		};
 	const transport = (worker: number): Transport => ({
 		async request(request) {
 			requests += 1;
 			const item = Number(request.url.split('/').pop());
 			const refusal = limiter.admit(clock.now);
 			await clock.sleep(sim.latencyMs);
+			// The answer is read once the process is free.
+			await whenFree(worker);
 			if (refusal) {
 				refusedAt.push(clock.now - sim.latencyMs - begin);
 				const headers = refusal.retryAfter === null ? {} : { 'retry-after': refusal.retryAfter };
@@ -115,21 +143,26 @@ export async function simulateCampaign(sim: CampaignSimulation): Promise<Campaig
 		sending.set(batch, worker);
 		// Batches Sharing the Limit counts right after Take Batch, before the rest of the hand-over.
 		const { limit, sharedBy } = limitOfBatch();
-		if (sim.countedBeforeMs) await clock.after(sim.countedBeforeMs);
+		if (sim.heldBeforeMs) for (const ms of sim.heldBeforeMs) await hold(worker, ms);
+		else if (sim.countedBeforeMs) await clock.after(sim.countedBeforeMs);
 		// As client.ts joins its account's pacer: this batch's share, and the limit it shares.
 		const share = limit / sharedBy;
 		const lease = processes[worker].join(
 			'account',
 			sim.parallel,
 			(parallelCalls) =>
-				new Pacer(clock.sleep, { requestsPerSecond: share, parallelCalls, now: () => clock.now }),
+				new Pacer(sleepOf(worker), {
+					requestsPerSecond: share,
+					parallelCalls,
+					now: () => clock.now,
+				}),
 			{ share, limit },
 		);
 		const caller = new ApiCaller({
 			transport: transport(worker),
 			chatUrl: 'https://chat.example.test',
 			contactsUrl: 'https://api.example.test',
-			sleep: clock.sleep,
+			sleep: sleepOf(worker),
 			now: () => clock.now,
 			retry: { ...DEFAULT_RETRY, maxTotalWaitMs: 300_000 },
 			requestsPerSecond: share,
@@ -147,7 +180,8 @@ export async function simulateCampaign(sim: CampaignSimulation): Promise<Campaig
 		};
 		await Promise.all(Array.from({ length: sim.parallel }, slot));
 		if (!dead(worker)) lease.leave();
-		if (sim.countedAfterMs) await clock.after(sim.countedAfterMs);
+		if (sim.heldAfterMs) for (const ms of sim.heldAfterMs) await hold(worker, ms);
+		else if (sim.countedAfterMs) await clock.after(sim.countedAfterMs);
 		sending.delete(batch);
 		if (dead(worker)) {
 			lost += end - next;

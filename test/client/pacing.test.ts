@@ -93,6 +93,80 @@ describe('Pacer', () => {
 		}
 	});
 
+	/** A share's timers, where the process is held (n8n's nodes of another batch) from `at` for `ms`. */
+	function heldSleep(clock: Clock, holds: Array<{ at: number; ms: number }>) {
+		const pending = [...holds];
+		return async (ms: number) => {
+			await clock.sleep(ms);
+			while (pending.length > 0 && clock.now() >= pending[0].at) clock.advance(pending.shift()!.ms);
+		};
+	}
+
+	/** The most starts in any window of `windowMs` ending at a start. */
+	function busiest(starts: number[], windowMs: number) {
+		let most = 0;
+		let first = 0;
+		starts.forEach((at, index) => {
+			while (starts[first] <= at - windowMs) first += 1;
+			most = Math.max(most, index - first + 1);
+		});
+		return most;
+	}
+
+	it('a share held by other work for up to a second makes up the starts it missed, never more than its share in any second', async () => {
+		const clock = virtualClock();
+		const holds = [{ at: 2_000, ms: 700 }];
+		const pacer = new Pacer(heldSleep(clock, holds), { now: clock.now });
+		pacer.setRequestsPerSecond(245, 490);
+		const starts = await startTimes(pacer, clock, 2_450);
+		// 2,450 starts at 245 a second: 10 s from the first to the one after the last. Made up for
+		// only 4 intervals, the hold cost its 0.7 s.
+		expect(starts[starts.length - 1] - starts[0]).toBeLessThanOrEqual(10_000 + 250);
+		// Made up at the whole limit's gap, and within the share in every second.
+		const gaps = starts.slice(1).map((at, index) => at - starts[index]);
+		expect(Math.min(...gaps)).toBeGreaterThanOrEqual(1000 / 490 - 1e-9);
+		expect(busiest(starts, 1000)).toBeLessThanOrEqual(245);
+	});
+
+	it('a share makes up nothing after a quiet moment (no caller waiting), however long', async () => {
+		const clock = virtualClock();
+		const pacer = new Pacer(clock.sleep, { now: clock.now });
+		pacer.setRequestsPerSecond(245, 490);
+		await startTimes(pacer, clock, 100);
+		clock.advance(600);
+		const after = await startTimes(pacer, clock, 100);
+		// At most the few late starts any share may make up (4), then its own pace.
+		const gaps = after.slice(1).map((at, index) => at - after[index]);
+		expect(gaps.filter((gap) => gap < 1000 / 245 - 1e-6).length).toBeLessThanOrEqual(4);
+	});
+
+	it('a share whose made-up start is refused makes up nothing for a while, and keeps its rate', async () => {
+		const clock = virtualClock();
+		const holds = [
+			{ at: 2_000, ms: 500 },
+			{ at: 2_900, ms: 500 },
+		];
+		const pacer = new Pacer(heldSleep(clock, holds), { now: clock.now });
+		pacer.setRequestsPerSecond(245, 490);
+		const starts: number[] = [];
+		let refused = 0;
+		while (starts.length < 1_000) {
+			const ticket = await pacer.wait();
+			starts.push(ticket.startedAt);
+			// A gateway keeping no window: it refuses the first start made up for the first hold.
+			const refuse = refused === 0 && ticket.startedAt > 2_000 && ticket.madeUp === true;
+			if (refuse) refused += 1;
+			pacer.finished(ticket, refuse ? 'rateLimited' : 'answered');
+		}
+		expect(refused).toBe(1);
+		expect(pacer.adaptiveRate).toBeUndefined();
+		// The second hold, within the pause, is not made up: nothing after it comes closer than
+		// the share's interval, but for the few late starts any share may make up.
+		const afterSecond = starts.filter((at) => at > 3_300);
+		const gaps = afterSecond.slice(1).map((at, index) => at - afterSecond[index]);
+		expect(gaps.filter((gap) => gap < 1000 / 245 - 1e-6).length).toBeLessThanOrEqual(4);
+	});
+
 	it("the same share as the user's own limit (no larger one) keeps the whole interval from each start", async () => {
 		const clock = virtualClock();
 		const lateSleep = async (ms: number) => await clock.sleep(ms + 1);
