@@ -100,14 +100,15 @@ describe('npm run queue:up -- --campaign, queue:worker, queue:down', () => {
 		const mainPid = state().pids.find((pid) =>
 			readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').includes('start'),
 		);
-		expect(readFileSync(`/proc/${mainPid}/environ`, 'latin1').split('\0')).toContain(
-			'NODE_OPTIONS=--max-old-space-size=384',
-		);
+		const mainEnviron = readFileSync(`/proc/${mainPid}/environ`, 'latin1').split('\0');
+		expect(mainEnviron).toContain('NODE_OPTIONS=--max-old-space-size=384');
+		// Room in n8n's data tables for the record of many campaigns, on every process writing them.
+		expect(mainEnviron).toContain('N8N_DATA_TABLES_MAX_SIZE_BYTES=1073741824');
 		const workerPid = state().pids.at(-1)!;
 		expect(readFileSync(`/proc/${workerPid}/cmdline`, 'utf8')).toContain('--concurrency=2');
-		expect(readFileSync(`/proc/${workerPid}/environ`, 'latin1').split('\0')).toContain(
-			'NODE_OPTIONS=--max-old-space-size=256',
-		);
+		const workerEnviron = readFileSync(`/proc/${workerPid}/environ`, 'latin1').split('\0');
+		expect(workerEnviron).toContain('NODE_OPTIONS=--max-old-space-size=256');
+		expect(workerEnviron).toContain('N8N_DATA_TABLES_MAX_SIZE_BYTES=1073741824');
 
 		const added = npmRun('worker.ts', runDir);
 		expect(added).toMatch(/^worker-2 is up/);

@@ -6,9 +6,22 @@
  */
 export const CAMPAIGN_WORKER_CONCURRENCY = 2;
 
+/**
+ * Room in n8n's data tables, on every process that writes them (the main and the workers): n8n
+ * refuses every insert and update once all data tables together pass N8N_DATA_TABLES_MAX_SIZE_BYTES
+ * (50 MB by default), and counts each table's main file only, which on Postgres does not shrink when
+ * rows are deleted. smsleopard_deliveries takes one row per message, about 15 MB of that count per
+ * 100,000 recipients (149 bytes a row, measured in the campaign bench): under the default, a fourth
+ * campaign of 100,000 failed (`npm run bench -- fiveInARow`, 2026-11-30). 1 GB holds about 60.
+ */
+export const CAMPAIGN_DATA_TABLES_ENV: Readonly<Record<string, string>> = {
+	N8N_DATA_TABLES_MAX_SIZE_BYTES: String(1024 ** 3),
+};
+
 export const CAMPAIGN_WORKER_ENV: Readonly<Record<string, string>> = {
 	NODE_OPTIONS: '--max-old-space-size=256',
 	N8N_RUNNERS_MAX_OLD_SPACE_SIZE: '128',
+	...CAMPAIGN_DATA_TABLES_ENV,
 };
 
 /**
@@ -19,4 +32,5 @@ export const CAMPAIGN_WORKER_ENV: Readonly<Record<string, string>> = {
 export const CAMPAIGN_MAIN_ENV: Readonly<Record<string, string>> = {
 	NODE_OPTIONS: '--max-old-space-size=384',
 	N8N_RUNNERS_MAX_OLD_SPACE_SIZE: '96',
+	...CAMPAIGN_DATA_TABLES_ENV,
 };
