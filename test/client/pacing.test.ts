@@ -140,6 +140,19 @@ describe('Pacer', () => {
 		expect(gaps.filter((gap) => gap < 1000 / 245 - 1e-6).length).toBeLessThanOrEqual(4);
 	});
 
+	it('a share makes up nothing of a pause the service asked for', async () => {
+		const clock = virtualClock();
+		const pacer = new Pacer(clock.sleep, { now: clock.now });
+		pacer.setRequestsPerSecond(245, 490);
+		await startTimes(pacer, clock, 100);
+		// Retry-After: 2 s, longer than a shared pause's threshold: every caller waits it out.
+		pacer.pause(2_000);
+		const after = await startTimes(pacer, clock, 100);
+		// No run of starts at the whole limit's gap once it ends: at most the few any share may make up.
+		const gaps = after.slice(1).map((at, index) => at - after[index]);
+		expect(gaps.filter((gap) => gap < 1000 / 245 - 1e-6).length).toBeLessThanOrEqual(4);
+	});
+
 	it('a share whose made-up start is refused makes up nothing for a while, and keeps its rate', async () => {
 		const clock = virtualClock();
 		const holds = [

@@ -304,6 +304,8 @@ export class Pacer {
 		let sleptUntil: number | undefined;
 		/** One wait in place per start at most: a clock that did not move falls back to a timer. */
 		let waitedInPlace = false;
+		/** Whether the last sleep was for a pause the service asked for, not the share's terms. */
+		let sleptForOther = false;
 		for (;;) {
 			const now = this.now();
 			const due = this.dueAt();
@@ -336,7 +338,13 @@ export class Pacer {
 				// window of starts, which the window's count keeps within the share (`dueAt`). A
 				// caller that did not sleep, after a quiet moment, owes only a few intervals, so no
 				// burst follows a pause in the sending.
-				const shareDue = this.shareDueBase + this.limitIntervalMs;
+				// What a pause the service asked for held back is not owed: the schedule goes on
+				// from when the pause ended.
+				const shareDue =
+					sleptForOther && sleptUntil !== undefined
+						? Math.max(this.shareDueBase + this.limitIntervalMs, sleptUntil)
+						: this.shareDueBase + this.limitIntervalMs;
+				if (sleptForOther) this.shareBehind = false;
 				const late = now - shareDue;
 				const held = sleptUntil !== undefined || this.shareBehind;
 				const fewOwed = late < SHARE_CATCH_UP * this.limitIntervalMs;
@@ -373,6 +381,9 @@ export class Pacer {
 				continue;
 			}
 			sleptUntil = due;
+			// Held back by a pause the service asked for (Retry-After), not by the share's own pace:
+			// the share owes nothing for that wait (see `nextStart`).
+			sleptForOther = this.pausedUntil >= due && due > this.shareTermsDue();
 			await this.sleep(remaining);
 		}
 	}
@@ -389,6 +400,16 @@ export class Pacer {
 			this.adaptiveDueBase + this.adaptiveIntervalMs,
 			this.spreadDueBase + this.spreadMs,
 			this.pausedUntil,
+		);
+	}
+
+	/** When the share alone would let the next call start: its gap, its pace and its window. */
+	private shareTermsDue(): number {
+		if (this.wholeIntervalMs === 0) return Infinity;
+		return Math.max(
+			this.lastStartAt + this.hardIntervalMs,
+			this.shareDueBase + this.limitIntervalMs,
+			this.shareWindowDue(),
 		);
 	}
 
