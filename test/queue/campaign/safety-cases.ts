@@ -168,17 +168,23 @@ export function campaignSafetyCases(it: TestRegistrar, ctx: CampaignUnderTest): 
 		expect(sendsPerPhone(sentTo('+2547960')).size).toBe(200);
 	});
 
-	it('a client that gives up after 50 ms and posts again: nobody twice; after one more run everyone exactly once', async () => {
+	it('a client that gives up after 50 ms (or is answered first) and posts again: nobody twice; after one more run everyone exactly once', async () => {
 		ctx.putList('impatient', people(200, '+2547970'), 3000);
 		const impatient = new AbortController();
 		setTimeout(() => impatient.abort(), 50);
-		const gaveUp = await postJson(
+		const first = await postJson(
 			ctx.campaignUrl(),
 			{ campaign: 'impatient', recipientsUrl: ctx.listUrl('impatient') },
 			undefined,
 			impatient.signal,
-		).catch((error: Error) => error.name);
-		expect(gaveUp).toBe('AbortError');
+		).then(
+			(answer) => answer.status,
+			(error: Error) => error.name,
+		);
+		// The Campaign Webhook answers once the run has claimed the campaign, which a fast machine
+		// does within the 50 ms: either way the first post reached n8n, and the client posts again
+		// not knowing what became of it.
+		expect(['AbortError', 202]).toContain(first);
 		expect([202, 409]).toContain((await start('impatient', 'impatient')).status);
 		await exactlyOnceAfterOneMoreRun('impatient', '+2547970', 200);
 	});
