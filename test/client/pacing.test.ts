@@ -9,7 +9,7 @@ import {
 	STALE_AFTER_MS,
 } from '../../nodes/SmsLeopard/client/http/pacing';
 import { mulberry32 } from '../sandbox/faults';
-import { Limiter } from '../sandbox/limiters';
+import { Limiter, busiestWindow } from '../sandbox/limiters';
 import { VirtualClock } from './limiter-simulation';
 
 /** A virtual clock: sleeping moves time forward, so the test measures spacing without waiting. */
@@ -102,17 +102,6 @@ describe('Pacer', () => {
 		};
 	}
 
-	/** The most starts in any window of `windowMs` ending at a start. */
-	function busiest(starts: number[], windowMs: number) {
-		let most = 0;
-		let first = 0;
-		starts.forEach((at, index) => {
-			while (starts[first] <= at - windowMs) first += 1;
-			most = Math.max(most, index - first + 1);
-		});
-		return most;
-	}
-
 	/** Starts closer than a share of 245 a second allows: the ones made up. */
 	function madeUpStarts(starts: number[]) {
 		const gaps = starts.slice(1).map((at, index) => at - starts[index]);
@@ -131,29 +120,23 @@ describe('Pacer', () => {
 		// Made up at the whole limit's gap, and within the share in every second.
 		const gaps = starts.slice(1).map((at, index) => at - starts[index]);
 		expect(Math.min(...gaps)).toBeGreaterThanOrEqual(1000 / 490 - 1e-9);
-		expect(busiest(starts, 1000)).toBeLessThanOrEqual(245);
+		expect(busiestWindow(starts, 1000)).toBeLessThanOrEqual(245);
 	});
 
-	it('a share makes up nothing after a quiet moment (no caller waiting), however long', async () => {
-		const clock = virtualClock();
-		const pacer = new Pacer(clock.sleep, { now: clock.now });
-		pacer.setRequestsPerSecond(245, 490);
-		await startTimes(pacer, clock, 100);
-		clock.advance(600);
-		const after = await startTimes(pacer, clock, 100);
-		// At most the few late starts any share may make up (4), then its own pace.
-		expect(madeUpStarts(after)).toBeLessThanOrEqual(4);
-	});
-
-	it('a share makes up nothing of a pause the service asked for', async () => {
-		const clock = virtualClock();
-		const pacer = new Pacer(clock.sleep, { now: clock.now });
-		pacer.setRequestsPerSecond(245, 490);
-		await startTimes(pacer, clock, 100);
+	it.each<[string, (clock: Clock, pacer: Pacer) => void]>([
+		// Nobody waiting for 600 ms.
+		['after a quiet moment (no caller waiting), however long', (clock) => clock.advance(600)],
 		// Retry-After: 2 s, longer than a shared pause's threshold: every caller waits it out.
-		pacer.pause(2_000);
+		['of a pause the service asked for', (_clock, pacer) => pacer.pause(2_000)],
+	])('a share makes up nothing %s', async (_label, interrupt) => {
+		const clock = virtualClock();
+		const pacer = new Pacer(clock.sleep, { now: clock.now });
+		pacer.setRequestsPerSecond(245, 490);
+		await startTimes(pacer, clock, 100);
+		interrupt(clock, pacer);
 		const after = await startTimes(pacer, clock, 100);
-		// No run of starts at the whole limit's gap once it ends: at most the few any share may make up.
+		// No run of starts at the whole limit's gap: at most the few late starts any share may make
+		// up (4), then its own pace.
 		expect(madeUpStarts(after)).toBeLessThanOrEqual(4);
 	});
 

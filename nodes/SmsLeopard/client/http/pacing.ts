@@ -383,7 +383,8 @@ export class Pacer {
 			sleptUntil = due;
 			// Held back by a pause the service asked for (Retry-After), not by the share's own pace:
 			// the share owes nothing for that wait (see `nextStart`).
-			sleptForOther = this.pausedUntil >= due && due > this.shareTermsDue();
+			sleptForOther =
+				this.wholeIntervalMs > 0 && this.pausedUntil >= due && due > this.shareTermsDue();
 			await this.sleep(remaining);
 		}
 	}
@@ -394,18 +395,18 @@ export class Pacer {
 	 */
 	private dueAt(): number {
 		return Math.max(
-			this.lastStartAt + this.hardIntervalMs,
-			this.wholeIntervalMs > 0 ? this.shareDueBase + this.limitIntervalMs : -Infinity,
-			this.wholeIntervalMs > 0 ? this.shareWindowDue() : -Infinity,
+			this.wholeIntervalMs > 0 ? this.shareTermsDue() : this.lastStartAt + this.hardIntervalMs,
 			this.adaptiveDueBase + this.adaptiveIntervalMs,
 			this.spreadDueBase + this.spreadMs,
 			this.pausedUntil,
 		);
 	}
 
-	/** When the share alone would let the next call start: its gap, its pace and its window. */
+	/**
+	 * Under a share (`wholeIntervalMs` > 0): when the share alone would let the next call start, by
+	 * the whole limit's gap, the share's pace and its window.
+	 */
 	private shareTermsDue(): number {
-		if (this.wholeIntervalMs === 0) return Infinity;
 		return Math.max(
 			this.lastStartAt + this.hardIntervalMs,
 			this.shareDueBase + this.limitIntervalMs,
