@@ -62,6 +62,16 @@ const CASES: CaseSpec[] = [
 		workers: 2,
 	},
 	{
+		// The same campaign and settings with a third worker: the limit, not the worker count, sets
+		// the pace (issue 53), so nothing is retuned for it.
+		name: 'campaignThreeWorkers',
+		label: 'campaign, Send Template, three workers',
+		kind: 'template',
+		shape: 'campaign',
+		sender: 'node',
+		workers: 3,
+	},
+	{
 		name: 'campaignSms',
 		label: 'campaign, Send SMS',
 		kind: 'sms',
@@ -264,7 +274,7 @@ export async function run(names: string[]): Promise<{ section: Section; narrowed
 
 	const conditions = {
 		n8n: '2.8.4',
-		mode: `queue: Postgres, Redis, a main and 2 workers at --concurrency=${CAMPAIGN_WORKER_CONCURRENCY} (one execution: 1 worker)`,
+		mode: `queue: Postgres, Redis, a main and 2 workers at --concurrency=${CAMPAIGN_WORKER_CONCURRENCY} (one execution: 1 worker; campaignThreeWorkers: 3)`,
 		recipients: count,
 		batchSize: BATCH_SIZE,
 		latencyMs: LATENCY_MS,

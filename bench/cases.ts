@@ -45,6 +45,10 @@ export const CASES: BenchCase[] = [
 	node('coldLoad', "the package's load time in a fresh n8n process"),
 	node('sms', '10,000 SMS, 100 per request, beside the HTTP Request node one by one and batched'),
 	campaign('campaignTemplate', 'the shipped campaign of 100,000 (Send Template) in queue mode'),
+	campaign(
+		'campaignThreeWorkers',
+		'the same campaign with three workers and no setting changed (the limit sets the pace)',
+	),
 	campaign('campaignSms', 'the shipped campaign of 100,000 (Send SMS) in queue mode'),
 	campaign('oneExecutionTemplate', '100,000 template sends as one execution on one worker'),
 	campaign('oneExecutionSms', '100,000 SMS as one execution on one worker'),

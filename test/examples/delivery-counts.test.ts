@@ -9,94 +9,13 @@
  */
 import fc from 'fast-check';
 
-import { outcomeOf } from '../../nodes/SmsLeopard/client';
 import { BATCHES, CAMPAIGN, parseExample } from './campaign-code';
 import { seededRandom as random } from './seeded-random';
-import { type Item, type Json, Tables, execution, interleave } from './workflow-model';
+import { type Report, RANK, SETS, batchRun, triggerRun } from './delivery-runs';
+import { type Json, Tables, execution, interleave } from './workflow-model';
 
-const TRIGGER = parseExample('opt-outs-from-replies.json');
 const CAMPAIGN_FILE = parseExample(CAMPAIGN);
 const TABLE = 'smsleopard_deliveries';
-const RANK: Record<string, number> = { accepted: 0, pending: 1, delivered: 2, failed: 2, read: 3 };
-/** What each status word of a report sets. */
-const SETS: Record<string, string> = {
-	sent: 'pending',
-	delivered: 'delivered',
-	read: 'read',
-	failed: 'failed',
-	DELIVRD: 'delivered',
-	UNDELIV: 'failed',
-};
-
-interface Report {
-	messageId: string;
-	word: string;
-	reason?: string;
-}
-
-const phoneOf = (index: number) => `+2547120${String(index).padStart(5, '0')}`;
-
-/** A report as the SMSLeopard Trigger outputs it (its outcome from the package's own reading). */
-function triggerItem(report: Report, index: number): Item {
-	const sms = report.word === report.word.toUpperCase();
-	return {
-		json: {
-			event: sms ? 'smsDeliveryReport' : 'whatsappStatus',
-			messageId: report.messageId,
-			status: report.word,
-			outcome: outcomeOf(report.word),
-			reason: report.reason ?? null,
-			time: new Date(Date.parse('2026-11-29T10:00:00Z') + index * 1000).toISOString(),
-			number: phoneOf(0).slice(1),
-			receivedAt: '2026-11-29T10:00:00.000Z',
-		},
-	};
-}
-
-/** The batch workflow from its send on: the send's summary item, the nodes before it given. */
-function batchRun(file: string, tables: Tables, messageIds: string[]) {
-	const phones = messageIds.map((_, index) => phoneOf(index));
-	tables.insert('smsleopard_campaigns', {
-		campaign: 'spring',
-		batch: '41-1',
-		status: 'sending (execution 41)',
-		recipients: phones.join(','),
-	});
-	const takenAt = tables.now();
-	return execution(
-		parseExample(file),
-		'Send Campaign Message',
-		[
-			{
-				json: {
-					sent: phones.length,
-					sentTo: phones,
-					messageIds,
-					maybeSent: 0,
-					maybeSentTo: [],
-					notSent: 0,
-					notSentTo: [],
-					cost: 0.8 * phones.length,
-				},
-			},
-		],
-		{
-			'Batch Webhook': [{ json: { body: { campaign: 'spring', batch: '41-1' } } }],
-			'Take Batch': [{ json: { status: 'sending (execution 41)', updatedAt: takenAt } }],
-			'One Item per Recipient': phones.map((phone) => ({ json: { phone } })),
-		},
-		tables,
-	);
-}
-
-const triggerRun = (tables: Tables, reports: Report[], first: number) =>
-	execution(
-		TRIGGER,
-		'SMSLeopard Trigger',
-		reports.map((report, index) => triggerItem(report, first + index)),
-		{},
-		tables,
-	);
 
 /** What a check answers: the campaign's Campaign Summary after Release Claim, on these tables. */
 function check(tables: Tables, sent: number, state = 'checked'): Json {

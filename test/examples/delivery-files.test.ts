@@ -62,11 +62,15 @@ describe.each(BATCHES)('examples/%s records each message it sent', (file) => {
 	});
 
 	it('writes the rows before the batch is recorded done: their branch is above Record Outcome, which n8n runs second', () => {
+		// The branch reads the reports waiting for these rows, then writes the rows.
 		const targets = workflow.connections['Send Campaign Message'].main[0].map((to) => to.node);
-		expect(targets.sort()).toEqual(['Delivery Rows', 'Record Outcome']);
+		expect(targets.sort()).toEqual(['Record Outcome', 'Waiting Reports']);
+		expect(workflow.connections['Waiting Reports'].main[0].map((to) => to.node)).toEqual([
+			'Delivery Rows',
+		]);
 		const y = (name: string) =>
 			(byName(workflow, name) as unknown as { position: number[] }).position[1];
-		expect(y('Delivery Rows')).toBeLessThan(y('Record Outcome'));
+		expect(y('Waiting Reports')).toBeLessThan(y('Record Outcome'));
 		expect(workflow.settings).toMatchObject({ executionOrder: 'v1' });
 		// A table that cannot be written never stops the batch from recording who was sent.
 		expect(byName(workflow, 'Record Deliveries').onError).toBe('continueRegularOutput');

@@ -28,6 +28,11 @@ export class Tables {
 	private readonly tables = new Map<string, Row[]>();
 	private nextId = 1;
 	tick = 0;
+	/**
+	 * Statements per table that read the whole table: a filter that does not pin one row by its id
+	 * (n8n's data tables index the id only, so Postgres reads every row for any other filter).
+	 */
+	readonly wholeReads = new Map<string, number>();
 	/** Tables whose reads and writes fail (deleted, or never made on n8n 1.x). */
 	readonly broken = new Set<string>();
 
@@ -141,6 +146,16 @@ function filterOf(node: ExampleNode, json: Json, context: Context): (row: Row) =
 			: resolved.some(({ entry, value }) => matches(row, entry, value));
 }
 
+/** A filter that pins one row by its id (all conditions, one of them id equals): an index look-up. */
+function byId(node: ExampleNode): boolean {
+	const conditions =
+		(node.parameters.filters as { conditions?: Condition[] } | undefined)?.conditions ?? [];
+	return (
+		node.parameters.matchType === 'allConditions' &&
+		conditions.some((entry) => entry.keyName === 'id' && entry.condition === 'eq')
+	);
+}
+
 /** n8n's own columns of every row: an automatic mapping leaves them out (DataTable addRow.js). */
 const SYSTEM_COLUMNS = ['id', 'createdAt', 'updatedAt'];
 
@@ -185,6 +200,8 @@ function* dataTable(node: ExampleNode, items: Item[], context: Context): Generat
 	}
 	for (const item of each) {
 		const match = filterOf(node, item.json, context);
+		if (!byId(node))
+			tables.wholeReads.set(tableOf(node), (tables.wholeReads.get(tableOf(node)) ?? 0) + 1);
 		const found = table.filter(match);
 		if (operation === 'get') {
 			const limit = node.parameters.returnAll ? Infinity : Number(node.parameters.limit ?? 50);
