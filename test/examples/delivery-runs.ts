@@ -3,8 +3,11 @@
  * batch workflow from its send on, and the trigger workflow from a post's reports, as the
  * SMSLeopard Trigger outputs them.
  */
+import { readFileSync } from 'fs';
+import * as path from 'path';
+
 import { outcomeOf } from '../../nodes/SmsLeopard/client';
-import { parseExample } from './campaign-code';
+import { type ExampleWorkflow, parseExample } from './campaign-code';
 import { type Item, type Tables, execution } from './workflow-model';
 
 export const TRIGGER = parseExample('opt-outs-from-replies.json');
@@ -51,7 +54,7 @@ export function triggerItem(report: Report, index: number): Item {
 }
 
 /** The batch workflow from its send on: the send's summary item, the nodes before it given. */
-export function batchRun(file: string, tables: Tables, messageIds: string[]) {
+export function batchRun(file: string | ExampleWorkflow, tables: Tables, messageIds: string[]) {
 	const phones = messageIds.map((_, index) => phoneOf(index));
 	tables.insert('smsleopard_campaigns', {
 		campaign: 'spring',
@@ -61,7 +64,7 @@ export function batchRun(file: string, tables: Tables, messageIds: string[]) {
 	});
 	const takenAt = tables.now();
 	return execution(
-		parseExample(file),
+		typeof file === 'string' ? parseExample(file) : file,
 		'Send Campaign Message',
 		[
 			{
@@ -86,11 +89,29 @@ export function batchRun(file: string, tables: Tables, messageIds: string[]) {
 	);
 }
 
-export const triggerRun = (tables: Tables, reports: Report[], first: number) =>
+export const triggerRun = (
+	tables: Tables,
+	reports: Report[],
+	first: number,
+	trigger: ExampleWorkflow = TRIGGER,
+) =>
 	execution(
-		TRIGGER,
+		trigger,
 		'SMSLeopard Trigger',
 		reports.map((report, index) => triggerItem(report, first + index)),
 		{},
 		tables,
 	);
+
+/**
+ * The deliveries' workflows as shipped before decision 0017 (one look-up per report): a server
+ * upgraded mid-campaign, or where only some of the files were imported again, runs old and new
+ * side by side on one table.
+ */
+export const BEFORE_0017 = (file: string): ExampleWorkflow =>
+	JSON.parse(
+		readFileSync(
+			path.join(__dirname, '..', 'fixtures', 'example-workflows', 'before-0017', file),
+			'utf8',
+		),
+	) as ExampleWorkflow;
