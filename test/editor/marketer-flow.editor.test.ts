@@ -10,6 +10,7 @@ import { type Editor, startEditor } from '../../scripts/editor';
 import { SENDERS } from '../sandbox';
 import { DOCUMENT_FILE_NAME_LABEL } from '../../nodes/SmsLeopard/actions/message/template-fields';
 import { TRIGGER_SECRET, TRIGGER_WEBHOOK_ID, editorChecksWorkflow } from './editor-checks.workflow';
+import { SHIPPED_TRIGGER_ID, shippedTriggerWorkflow } from './shipped-trigger.workflow';
 import {
 	RUN_TIMEOUT_MS,
 	STEP_TIMEOUT_MS,
@@ -37,7 +38,7 @@ beforeAll(async () => {
 		n8n: await freePort(),
 		chat: 0,
 		contacts: 0,
-		moreWorkflows: [editorChecksWorkflow()],
+		moreWorkflows: [editorChecksWorkflow(), shippedTriggerWorkflow()],
 	});
 	browser = await launchBrowser();
 	page = await signedInPage(browser, editor.server.url);
@@ -858,4 +859,17 @@ test('the Channel help names the chat path without a double slash', async () => 
 	const text = await help.innerText();
 	expect(text).toContain('/v1/whatsapp/send');
 	expect(text).not.toContain('/v1//send');
+});
+
+test('the shipped trigger workflow opens with no node flagged, and Rows of Their Messages shows its 20 look-ups', async () => {
+	await openWorkflow(page, editor.server.url, SHIPPED_TRIGGER_ID, 'Rows of Their Messages');
+	await screenshot(page, `${ARTIFACTS}/12-shipped-trigger-workflow.png`);
+	// n8n marks a node it finds wrong (a parameter missing, a credential not set) on the canvas.
+	await expect(page.locator('[data-test-id="canvas-node"]').count()).resolves.toBeGreaterThan(20);
+	expect(await page.locator('[data-test-id="node-issues"]').count()).toBe(0);
+	// One read of the table for 20 messages (decision 0017): the 20 conditions as n8n shows them.
+	const ndv = await openNode(page, 'Rows of Their Messages');
+	await expect(ndv.locator('[data-test-id^="parameter-input-keyValue"]').count()).resolves.toBe(20);
+	await screenshot(page, `${ARTIFACTS}/13-rows-of-their-messages.png`);
+	await closeNode(page);
 });
