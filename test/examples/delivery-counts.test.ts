@@ -240,6 +240,35 @@ describe("the campaign's summary", () => {
 		);
 	});
 
+	it('counts 12,001 rows a page of 5,000 at a time (3 pages), each row once, whatever other campaigns hold', () => {
+		const tables = new Tables();
+		const statuses = ['accepted', 'pending', 'delivered', 'read', 'failed'];
+		const rank: Record<string, number> = RANK;
+		for (let index = 0; index < 12_001; index++) {
+			const status = statuses[index % 5];
+			tables.insert(TABLE, {
+				messageId: `wamid.${index}`,
+				campaign: 'spring',
+				status,
+				rank: rank[status],
+				reason: status === 'failed' ? (index % 2 ? 'Expired' : 'Absent subscriber') : null,
+			});
+			// Another campaign's row between every two: pages are by id, not by row count.
+			if (index % 2) tables.insert(TABLE, { messageId: `other.${index}`, campaign: 'winter' });
+		}
+		const summary = check(tables, 12_001);
+		expect(summary).toMatchObject({
+			accepted: 12_001,
+			delivered: 4_800,
+			read: 2_400,
+			failed: 2_400,
+			pending: 4_801,
+			sentNotTracked: 0,
+		});
+		const reasons = summary.failedReasons as Array<{ reason: string; count: number }>;
+		expect(reasons.reduce((sum, entry) => sum + entry.count, 0)).toBe(2_400);
+	});
+
 	it('a campaign recorded before deliveries were counted says so instead of failing', () => {
 		const summary = check(new Tables(), 5);
 		expect(summary).toMatchObject({ accepted: 0, sentNotTracked: 5, pending: 0 });

@@ -204,7 +204,9 @@ function* dataTable(node: ExampleNode, items: Item[], context: Context): Generat
 			tables.wholeReads.set(tableOf(node), (tables.wholeReads.get(tableOf(node)) ?? 0) + 1);
 		const found = table.filter(match);
 		if (operation === 'get') {
-			const limit = node.parameters.returnAll ? Infinity : Number(node.parameters.limit ?? 50);
+			const limit = node.parameters.returnAll
+				? Infinity
+				: Number(evaluate(node.parameters.limit ?? 50, item.json, context));
 			out.push(...found.slice(0, limit).map(copy));
 		} else if (operation === 'update') {
 			const data = columnsOf(node, item.json, context);
@@ -272,9 +274,35 @@ function runCode(node: ExampleNode, items: Item[], context: Context): Item[] {
 	const copies = () => items.map((item) => ({ json: { ...item.json } }));
 	return compile('$, $input, $execution', String(node.parameters.jsCode))(
 		(name: string) => nodeAccess(name, context),
-		{ all: copies, first: () => copies()[0] },
+		{ all: copies, first: () => copies()[0], last: () => copies()[items.length - 1] },
 		{ id: context.executionId },
 	) as Item[];
+}
+
+/**
+ * Execute Workflow with the workflow given in the node (source "parameter"), run once with all
+ * items: the sub-workflow from its Execute Workflow Trigger on the same tables, its steps among the
+ * parent's; its output is what its last node (one no other follows) gave.
+ */
+function* subWorkflow(node: ExampleNode, items: Item[], context: Context): Generator<void, Item[]> {
+	if (node.parameters.source !== 'parameter' || node.parameters.mode !== 'once')
+		throw new Error(`${node.name}: the model runs only a workflow given in the node, once`);
+	const workflow = JSON.parse(String(node.parameters.workflowJson)) as ExampleWorkflow;
+	const trigger = workflow.nodes.find((each) => each.type.endsWith('.executeWorkflowTrigger'));
+	if (!trigger) throw new Error(`${node.name}: its workflow has no Execute Workflow Trigger`);
+	const outputs = yield* execution(
+		workflow,
+		trigger.name,
+		items.map((item) => ({ json: { ...item.json } })),
+		{},
+		context.tables,
+		[],
+		context.executionId,
+	);
+	const last = workflow.nodes.filter(
+		(each) => outputs[each.name] && !workflow.connections[each.name],
+	);
+	return last.flatMap((each) => outputs[each.name]);
 }
 
 /** One node: its items on each output. */
@@ -313,6 +341,8 @@ function* runNode(node: ExampleNode, items: Item[], context: Context): Generator
 			return [summarize(node, items)];
 		case 'n8n-nodes-base.respondToWebhook':
 			return [items];
+		case 'n8n-nodes-base.executeWorkflow':
+			return [yield* subWorkflow(node, items, context)];
 		default:
 			throw new Error(`the model does not play ${node.type} (${node.name})`);
 	}
