@@ -44,7 +44,7 @@ import { printCampaignTable } from './campaign/table';
 import { BATCH_SIZE, SMS_PER_REQUEST } from './campaign/workflows';
 import { repeatsFromEnv } from './measure';
 import { type ReplyServer, startReplyServer } from './reply-server';
-import { logSince } from './run-options';
+import { envOverride, logSince } from './run-options';
 import { RAW_DIR, type Section, currentCommit, writeJson } from './report';
 import {
 	CAMPAIGN_MAIN_ENV,
@@ -170,23 +170,6 @@ const accountRps = () => wholeFromEnv('BENCH_RPS', 10_000, 0);
 const RECOMMENDED_WORKER_ENV: Record<string, string> = { ...CAMPAIGN_WORKER_ENV };
 const RECOMMENDED_MAIN_ENV: Record<string, string> = { ...CAMPAIGN_MAIN_ENV };
 
-/** BENCH_WORKER_ENV or BENCH_MAIN_ENV: a JSON object of strings, or undefined when unset. */
-function envOverride(
-	name: 'BENCH_WORKER_ENV' | 'BENCH_MAIN_ENV',
-): Record<string, string> | undefined {
-	const raw = process.env[name];
-	if (raw === undefined || raw === '') return undefined;
-	const value: unknown = JSON.parse(raw);
-	if (
-		typeof value !== 'object' ||
-		value === null ||
-		Array.isArray(value) ||
-		Object.values(value).some((entry) => typeof entry !== 'string')
-	) {
-		throw new Error(`${name}: ${raw} is not a JSON object of strings`);
-	}
-	return value as Record<string, string>;
-}
 const workerEnvOverride = () => envOverride('BENCH_WORKER_ENV');
 const mainEnvOverride = () => envOverride('BENCH_MAIN_ENV');
 const mainEnv = (): Record<string, string> => mainEnvOverride() ?? RECOMMENDED_MAIN_ENV;

@@ -10,7 +10,8 @@
  * grew by per 1,000 reports. Bounded: posts at most BENCH_REPORTS × 1.6, BENCH_REPORTS_WAIT_S
  * (3600) for the queue to drain. BENCH_WORKERS (2), BENCH_WORKER_CONCURRENCY (2, as the campaign
  * asks workers to run). BENCH_REPORTS_GATHER_MS: the trigger's Gather Posts (as shipped: 250; 0 for
- * one execution per post).
+ * one execution per post). BENCH_WORKER_ENV: the workers' settings instead of docs/campaigns.md's,
+ * as in the campaign bench.
  */
 import { parse } from 'flatted';
 
@@ -40,6 +41,7 @@ import { startQueueCluster } from '../test/queue/cluster/queue-cluster';
 import { GroupRssSampler } from './campaign/group-rss';
 import { type Psql, growth, psql, sizes } from './campaign/postgres';
 import { goal, num, printSection } from './report';
+import { envOverride } from './run-options';
 
 const MESSAGES = Number(process.env.BENCH_REPORTS ?? 100_000);
 const PER_SECOND = Number(process.env.BENCH_REPORTS_PER_SECOND ?? 500);
@@ -118,11 +120,9 @@ function statusCounts(db: Psql, table: string): Record<string, number> {
 	);
 }
 
-/** BENCH_WORKER_ENV: a JSON object of settings added to every worker's (docs/campaigns.md's). */
-function workerEnvOverride(): Record<string, string> {
-	const raw = process.env.BENCH_WORKER_ENV;
-	return raw ? (JSON.parse(raw) as Record<string, string>) : {};
-}
+/** The workers' settings: docs/campaigns.md's, or BENCH_WORKER_ENV instead (as in the campaign bench). */
+const workerEnv = (): Record<string, string> =>
+	envOverride('BENCH_WORKER_ENV') ?? { ...CAMPAIGN_WORKER_ENV };
 
 /** Every message at the status plan() ends it at, and the unknown messages' rows, in SQL. */
 function writeFinalStatuses(db: Psql, table: string): void {
@@ -168,7 +168,7 @@ export async function run(): Promise<void> {
 		workerConcurrency: CONCURRENCY,
 		// The settings docs/campaigns.md gives the cluster that sends the campaign and takes its reports.
 		mainEnv: { ...CAMPAIGN_MAIN_ENV },
-		workerEnv: { ...CAMPAIGN_WORKER_ENV, ...workerEnvOverride() },
+		workerEnv: workerEnv(),
 	});
 	const lists = await startListServer();
 	try {
@@ -320,7 +320,7 @@ export async function run(): Promise<void> {
 		printSection({
 			title: `Delivery reports: ${MESSAGES} messages, ${bodies.length} posts at up to ${PER_SECOND}/s, queue mode`,
 			notes: [
-				`${WORKERS} workers at --concurrency=${CONCURRENCY}; main ${JSON.stringify(CAMPAIGN_MAIN_ENV)}, workers ${JSON.stringify({ ...CAMPAIGN_WORKER_ENV, ...workerEnvOverride() })} (docs/campaigns.md's${process.env.BENCH_WORKER_ENV ? ' and BENCH_WORKER_ENV' : ''}); Gather Posts ${GATHER_MS ?? '250 (as shipped)'} ms; posts answered: ${JSON.stringify(Object.fromEntries(answers))}`,
+				`${WORKERS} workers at --concurrency=${CONCURRENCY}; main ${JSON.stringify(CAMPAIGN_MAIN_ENV)}, workers ${JSON.stringify(workerEnv())} (${process.env.BENCH_WORKER_ENV ? 'BENCH_WORKER_ENV' : "docs/campaigns.md's"}); Gather Posts ${GATHER_MS ?? '250 (as shipped)'} ms; posts answered: ${JSON.stringify(Object.fromEntries(answers))}`,
 				`posted in ${num(postSeconds, 1)} s; every message at its final status after ${num(drainSeconds, 1)} s`,
 				`check (checkOnly): HTTP ${check.status} in ${num(checkSeconds, 1)} s: ${String(check.body.message ?? '')}${checkError ? `; the failed execution: ${checkError}` : ''}`,
 			],
