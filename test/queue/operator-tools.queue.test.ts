@@ -84,6 +84,8 @@ describe('npm run queue:up -- --campaign, queue:worker, queue:down', () => {
 		expect(up).toContain('1 workers at --concurrency=2');
 		expect(up).toContain('NODE_OPTIONS=--max-old-space-size=256');
 		expect(up).toContain('N8N_RUNNERS_MAX_OLD_SPACE_SIZE=128');
+		expect(up).toContain('MALLOC_ARENA_MAX=2');
+		expect(up).toContain('MALLOC_MMAP_THRESHOLD_=131072');
 		expect(up).toContain('the main: NODE_OPTIONS=--max-old-space-size=384');
 		const envFile = path.join(runDir, 'n8n.env');
 		expect(up).toContain(envFile);
@@ -108,6 +110,8 @@ describe('npm run queue:up -- --campaign, queue:worker, queue:down', () => {
 		expect(readFileSync(`/proc/${workerPid}/cmdline`, 'utf8')).toContain('--concurrency=2');
 		const workerEnviron = readFileSync(`/proc/${workerPid}/environ`, 'latin1').split('\0');
 		expect(workerEnviron).toContain('NODE_OPTIONS=--max-old-space-size=256');
+		expect(workerEnviron).toContain('MALLOC_ARENA_MAX=2');
+		expect(workerEnviron).toContain('MALLOC_MMAP_THRESHOLD_=131072');
 		expect(workerEnviron).toContain('N8N_DATA_TABLES_MAX_SIZE_BYTES=1073741824');
 
 		const added = npmRun('worker.ts', runDir);
