@@ -25,6 +25,7 @@
  *                            Chrome DevTools); the memory settings are kept
  *   BENCH_KEEP_BATCHES=1     the batch workflow keeps its successful executions (as shipped it keeps
  *                            none), so the results show what each one writes (keptExecutionData)
+ *   BENCH_TIMELINE=1         after each case, what the server accepted and refused each second
  */
 import { cpus, loadavg, totalmem } from 'os';
 import * as path from 'path';

@@ -17,6 +17,7 @@ import { CAMPAIGN_WORKER_CONCURRENCY } from '../../test/queue/cluster/campaign-w
 import { isAlive, killGroup, tail } from '../../test/queue/cluster/services';
 import { CAMPAIGN_KEY_HEADER, TEST_CAMPAIGN_KEY } from '../../test/queue/campaign/campaign-kit';
 import type { ReplyServer, ReplyStats } from '../reply-server';
+import { printTimeline } from '../timeline';
 import { type CaseCluster, publish, startCaseCluster } from './cluster-setup';
 import { type GroupPeak, GroupRssSampler, postmasterOf } from './group-rss';
 import { printNodeTimes } from './node-times';
@@ -278,14 +279,24 @@ const smallest = (values: number[]): number =>
 /**
  * Each template send is one POST with one recipient: the i-th accepted POST (receivedAt) is the i-th
  * recipient first seen (counts keeps insertion order: no key is an array index), and the list's
- * order gives its batch.
+ * order gives its batch (Plan Batches' sizes: whole batches, the last 4 to 5 in quarters).
  */
 function batchSendSeconds(stats: ReplyStats): CaseRun['batchSendS'] {
 	const destinations = Object.keys(stats.counts);
 	if (destinations.length !== stats.receivedAt.length) return undefined;
+	// The plan's batches: whole ones, then (past 8 batches) what is left in quarter batches.
+	const count = destinations.length;
+	const quartersFrom =
+		count > 8 * BATCH_SIZE
+			? Math.floor((count - 4 * BATCH_SIZE) / BATCH_SIZE) * BATCH_SIZE
+			: Number.POSITIVE_INFINITY;
+	const batchOf = (position: number): number =>
+		position < quartersFrom
+			? Math.floor(position / BATCH_SIZE)
+			: count + Math.floor((position - quartersFrom) / Math.ceil(BATCH_SIZE / 4));
 	const spans = new Map<number, { first: number; last: number }>();
 	destinations.forEach((destination, index) => {
-		const batch = Math.floor(Number(destination.replace(/\D/g, '').slice(-8)) / BATCH_SIZE);
+		const batch = batchOf(Number(destination.replace(/\D/g, '').slice(-8)));
 		const at = stats.receivedAt[index];
 		const span = spans.get(batch) ?? { first: at, last: at };
 		span.first = Math.min(span.first, at);
@@ -558,6 +569,8 @@ export async function runCase(spec: CaseSpec, count: number, shared: Shared): Pr
 			if (!kill.pass) problems.push(`kill and rerun: ${JSON.stringify(kill)}`);
 		}
 		const groups = sampler.stop();
+		// BENCH_TIMELINE=1: what the server accepted and refused each second, to see where time went.
+		printTimeline(stats, spec.label);
 		const batchWorkflowId = Object.keys(workflowNames).find((id) => workflowNames[id] === 'batch');
 		if (batchWorkflowId) printNodeTimes(db, batchWorkflowId);
 		const workers = Object.fromEntries(

@@ -302,9 +302,42 @@ describe("the campaign's plan (Plan Batches, Record Batch, Queue Batch)", () => 
 		const people = peopleOf(300_000);
 		for (const recipients of [[csvOf(people)], [{ json: { recipients: people } }]]) {
 			const items = runPlan({ recipients });
-			expect(items).toHaveLength(301);
-			expect(items[300].json).toMatchObject({ recipients: 300_000, queuedNow: 300_000 });
-			expect(JSON.parse(String(items[299].json.body)).recipients).toEqual(people.slice(299_000));
+			// 296 batches of 1,000, then the last 4,000 in 16 of 250.
+			expect(items).toHaveLength(296 + 16 + 1);
+			expect(items[312].json).toMatchObject({
+				recipients: 300_000,
+				queuedNow: 300_000,
+				batchesQueuedNow: 312,
+			});
+			expect(JSON.parse(String(items[311].json.body)).recipients).toEqual(people.slice(299_750));
+		}
+	});
+
+	it('ends a campaign of more than 8 batches in quarter batches, so the workers finish together; everyone once, in order', () => {
+		for (const [count, whole, quarters, lastSize] of [
+			[8000, 8, 0, 1000],
+			[8001, 4, 17, 1],
+			[10_500, 6, 18, 250],
+			[100_000, 96, 16, 250],
+		]) {
+			const people = peopleOf(count);
+			const batches = runPlan({ recipients: [csvOf(people)] }).filter(
+				(item) => item.json.kind === 'new',
+			);
+			const sizes = batches.map((item) => Number(item.json.recipientCount));
+			expect(sizes).toHaveLength(whole + quarters);
+			expect(
+				sizes.slice(0, whole).every((size, index) => size === 1000 || index === whole - 1),
+			).toBe(true);
+			expect(sizes.slice(whole).every((size) => size <= 250)).toBe(true);
+			expect(sizes.at(-1)).toBe(lastSize);
+			expect(batches.map((item) => item.json.batch)).toEqual(
+				batches.map((_, index) => `41-${index + 1}`),
+			);
+			const sent = batches.flatMap(
+				(item) => (JSON.parse(String(item.json.body)) as { recipients: unknown[] }).recipients,
+			);
+			expect(sent).toEqual(people);
 		}
 	});
 
