@@ -278,25 +278,21 @@ const smallest = (values: number[]): number =>
 
 /**
  * Each template send is one POST with one recipient: the i-th accepted POST (receivedAt) is the i-th
- * recipient first seen (counts keeps insertion order: no key is an array index), and the list's
- * order gives its batch (Plan Batches' sizes: whole batches, the last 4 to 5 in quarters).
+ * recipient first seen (counts keeps insertion order: no key is an array index), and the record's
+ * rows say which batch each recipient was planned in (whatever sizes Plan Batches chose).
  */
-function batchSendSeconds(stats: ReplyStats): CaseRun['batchSendS'] {
+function batchSendSeconds(
+	stats: ReplyStats,
+	rows: Array<Record<string, unknown>>,
+): CaseRun['batchSendS'] {
 	const destinations = Object.keys(stats.counts);
 	if (destinations.length !== stats.receivedAt.length) return undefined;
-	// The plan's batches: whole ones, then (past 8 batches) what is left in quarter batches.
-	const count = destinations.length;
-	const quartersFrom =
-		count > 8 * BATCH_SIZE
-			? Math.floor((count - 4 * BATCH_SIZE) / BATCH_SIZE) * BATCH_SIZE
-			: Number.POSITIVE_INFINITY;
-	const batchOf = (position: number): number =>
-		position < quartersFrom
-			? Math.floor(position / BATCH_SIZE)
-			: count + Math.floor((position - quartersFrom) / Math.ceil(BATCH_SIZE / 4));
-	const spans = new Map<number, { first: number; last: number }>();
+	const batchOf = new Map<string, string>();
+	for (const row of rows)
+		for (const phone of parseList(row.recipients)) batchOf.set(digits(phone), String(row.batch));
+	const spans = new Map<string, { first: number; last: number }>();
 	destinations.forEach((destination, index) => {
-		const batch = batchOf(Number(destination.replace(/\D/g, '').slice(-8)));
+		const batch = batchOf.get(digits(destination)) ?? 'unrecorded';
 		const at = stats.receivedAt[index];
 		const span = spans.get(batch) ?? { first: at, last: at };
 		span.first = Math.min(span.first, at);
@@ -579,7 +575,7 @@ export async function runCase(spec: CaseSpec, count: number, shared: Shared): Pr
 		const workerCpuMs = Object.values(workers).reduce((sum, group) => sum + group.cpuMs, 0);
 		const after = sizes(db);
 		const grown = growth(before, after);
-		const records = readRecords(db, setup.dataTableId).summary;
+		const { all: recordRows, summary: records } = readRecords(db, setup.dataTableId);
 		const status = tally(executions(db).map((row) => row.status));
 		// Which worker ran the campaign's parent (or the one execution): its memory holds the list.
 		const { workerOf } = startedByWorker(allWorkers);
@@ -666,7 +662,7 @@ export async function runCase(spec: CaseSpec, count: number, shared: Shared): Pr
 			sendsPerS: stats.sends / wallS,
 			requestsPerS: stats.requests / wallS,
 			steadyRequestsPerS: steadyRate(stats.receivedAt),
-			batchSendS: spec.kind === 'template' ? batchSendSeconds(stats) : undefined,
+			batchSendS: spec.kind === 'template' ? batchSendSeconds(stats, recordRows) : undefined,
 			serverCpuMs: stats.cpuMs,
 			workers,
 			maxWorkerPeakMb: Math.max(...Object.values(workers).map((peak) => peak.peakMb)),
