@@ -23,9 +23,11 @@
  *   BENCH_WORKER_PROFILE=<folder>  V8's CPU profile of each worker (cpu-profile-probe.js) from 40 s
  *                            to 60 s after it started, into <folder>/worker.<pid>.cpuprofile (for
  *                            Chrome DevTools); the memory settings are kept
- *   BENCH_KEEP_BATCHES=1     the batch workflow keeps its successful executions (as shipped it keeps
- *                            none), so the results show what each one writes (keptExecutionData)
- *   BENCH_TIMELINE=1         after each case, what the server accepted and refused each second
+ *   BENCH_KEEP_BATCHES=1     the batch workflow and the campaign keep their successful executions (as
+ *                            shipped they keep none), so the results show what each one writes
+ *                            (keptExecutionData); with BENCH_NODE_TIMES=1, their nodes' times
+ *   BENCH_TIMELINE=1         after each case, what the server accepted and refused each second, and
+ *                            when the first and last requests came after the campaign was posted
  */
 import { cpus, loadavg, totalmem } from 'os';
 import * as path from 'path';

@@ -1,6 +1,7 @@
 /**
- * BENCH_NODE_TIMES=1 with BENCH_KEEP_BATCHES=1: where a batch execution's time goes. Reads the kept
- * executions' run data (n8n stores it flatted) and prints, per node of the batch workflow, the median
+ * BENCH_NODE_TIMES=1 with BENCH_KEEP_BATCHES=1: where a batch execution's time goes, and the
+ * campaign's own (the opening before the first batch). Reads the kept executions' run data (n8n
+ * stores it flatted) and prints, per node of the workflow, the median
  * and 90th percentile of its time, the time from an execution's start to its first node and from its
  * last node to its stop, the time a worker waited between two executions (an execution's start less
  * the latest stop before it, as the next job of the worker that stopped), and the errors of failed
@@ -22,7 +23,7 @@ const percentile = (values: number[], p: number): number => {
 	return sorted[Math.min(sorted.length - 1, Math.floor((sorted.length - 1) * p))];
 };
 
-export function printNodeTimes(db: Psql, workflowId: string): void {
+export function printNodeTimes(db: Psql, workflowId: string, what = 'a batch'): void {
 	if (process.env.BENCH_NODE_TIMES !== '1') return;
 	const rows = db.rows(
 		`SELECT e.id, extract(epoch from e."startedAt") * 1000, extract(epoch from e."stoppedAt") * 1000, d.data FROM execution_entity e JOIN execution_data d ON d."executionId" = e.id WHERE e."workflowId" = '${workflowId.replace(/'/g, '')}' ORDER BY e.id;`,
@@ -62,7 +63,7 @@ export function printNodeTimes(db: Psql, workflowId: string): void {
 		.map(([start]) => start - Math.max(...spans.map(([, end]) => (end <= start ? end : -Infinity))))
 		.filter((gap) => Number.isFinite(gap));
 	const lines = [
-		`  batch executions kept: ${rows.length}; total ms median ${percentile(totals, 0.5).toFixed(0)}, p90 ${percentile(totals, 0.9).toFixed(0)}`,
+		`  executions kept: ${rows.length}; total ms median ${percentile(totals, 0.5).toFixed(0)}, p90 ${percentile(totals, 0.9).toFixed(0)}`,
 		`  from the execution's start to its first node: median ${percentile(firstNodeDelay, 0.5).toFixed(0)} ms`,
 		`  from its last node to its stop: median ${percentile(lastNodeToStop, 0.5).toFixed(0)} ms`,
 		`  a worker between two executions (a start less the latest stop before it): median ${percentile(between, 0.5).toFixed(0)} ms, p90 ${percentile(between, 0.9).toFixed(0)} ms`,
@@ -72,5 +73,5 @@ export function printNodeTimes(db: Psql, workflowId: string): void {
 		),
 		...[...errors.entries()].map(([text, count]) => `  error x ${count}: ${text}`),
 	];
-	console.log(`\nWhere a batch's time goes (BENCH_NODE_TIMES=1):\n${lines.join('\n')}`);
+	console.log(`\nWhere ${what}'s time goes (BENCH_NODE_TIMES=1):\n${lines.join('\n')}`);
 }

@@ -403,7 +403,13 @@ export async function runCase(spec: CaseSpec, count: number, shared: Shared): Pr
 			workflowNames[batchId] = 'batch';
 			triggerId = await publish(
 				setup,
-				shippedCampaign(setup.nodeCredential, setup.campaignKey, setup.formLogin, spec.kind),
+				shippedCampaign(
+					setup.nodeCredential,
+					setup.campaignKey,
+					setup.formLogin,
+					spec.kind,
+					shared.keepBatches,
+				),
 				SHIPPED_CAMPAIGN_PATH,
 			);
 			triggerPath = SHIPPED_CAMPAIGN_PATH;
@@ -566,9 +572,10 @@ export async function runCase(spec: CaseSpec, count: number, shared: Shared): Pr
 		}
 		const groups = sampler.stop();
 		// BENCH_TIMELINE=1: what the server accepted and refused each second, to see where time went.
-		printTimeline(stats, spec.label);
+		printTimeline(stats, spec.label, postedAt);
 		const batchWorkflowId = Object.keys(workflowNames).find((id) => workflowNames[id] === 'batch');
 		if (batchWorkflowId) printNodeTimes(db, batchWorkflowId);
+		if (spec.shape === 'campaign') printNodeTimes(db, triggerId, 'the campaign (its opening)');
 		const workers = Object.fromEntries(
 			Object.entries(groups).filter(([name]) => name.startsWith('worker')),
 		);

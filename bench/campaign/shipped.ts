@@ -51,12 +51,20 @@ export function shippedCampaign(
 	key: { id: string; name: string },
 	formLogin: { id: string; name: string },
 	kind: Kind,
+	keepSuccessful = false,
 ): WorkflowJson {
-	return campaignWorkflow(CAMPAIGN_FILE, credential, {}, undefined, {
+	const workflow = campaignWorkflow(CAMPAIGN_FILE, credential, {}, undefined, {
 		key,
 		formLogin,
 		settings: { channel: kind === 'sms' ? 'sms' : 'whatsapp', callerMaySetListLink: true },
 	});
+	// BENCH_KEEP_BATCHES=1 keeps the campaign's own execution too: its nodes are the opening.
+	if (keepSuccessful)
+		workflow.settings = {
+			...(workflow.settings as Record<string, unknown>),
+			saveDataSuccessExecution: 'all',
+		};
+	return workflow;
 }
 
 /** The batch workflow for `settings`: shipped, or with its send node swapped as described above. */

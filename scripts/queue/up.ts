@@ -32,9 +32,10 @@ async function main(): Promise<void> {
 		mainEnv: options.mainEnv,
 	});
 	await setUpOwner(cluster.mainUrl);
+	// As a shell takes them: a value with a space (NODE_OPTIONS with two flags) in quotes.
 	const settings = (env: Record<string, string>) =>
 		Object.entries(env)
-			.map(([key, value]) => `${key}=${value}`)
+			.map(([key, value]) => `${key}=${/\s/.test(value) ? `'${value}'` : value}`)
 			.join(' ');
 	const memory = settings(options.workerEnv);
 	const envFile = path.join(QUEUE_RUN_DIR, ENV_FILE);

@@ -6,7 +6,15 @@
  * started by hand from n8n.env, before it removes their folders.
  */
 import { type ChildProcess, execFileSync, spawn } from 'child_process';
-import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'fs';
+import {
+	chmodSync,
+	existsSync,
+	mkdtempSync,
+	readdirSync,
+	readFileSync,
+	rmSync,
+	statSync,
+} from 'fs';
 import { tmpdir } from 'os';
 import * as path from 'path';
 
@@ -31,6 +39,21 @@ function detachedSleep(env: Record<string, string>): ChildProcess {
 	const child = spawn('sleep', ['300'], { env: { ...process.env, ...env }, detached: true });
 	child.unref();
 	return child;
+}
+
+/** The processes whose parent is `pid`, from /proc. */
+function childrenOf(pid: number): number[] {
+	return readdirSync('/proc')
+		.filter((entry) => /^\d+$/.test(entry))
+		.filter((entry) => {
+			try {
+				const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+				return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]) === pid;
+			} catch {
+				return false;
+			}
+		})
+		.map(Number);
 }
 
 async function waitUntil(what: string, probe: () => boolean, timeoutMs = 10_000): Promise<void> {
@@ -82,8 +105,9 @@ describe('npm run queue:up -- --campaign, queue:worker, queue:down', () => {
 	it('starts campaign workers, adds one, and stops every n8n of the run, one started by hand too', async () => {
 		const up = npmRun('up.ts', runDir, ['--campaign', '--workers', '1']);
 		expect(up).toContain('1 workers at --concurrency=2');
-		expect(up).toContain('NODE_OPTIONS=--max-old-space-size=256');
-		expect(up).toContain('N8N_RUNNERS_MAX_OLD_SPACE_SIZE=128');
+		// Quoted as a shell takes them, so the line can be pasted.
+		expect(up).toContain(`NODE_OPTIONS='--max-old-space-size=256 --max-semi-space-size=4'`);
+		expect(up).toContain(`N8N_RUNNERS_MAX_OLD_SPACE_SIZE='128 --max-semi-space-size=4'`);
 		expect(up).toContain('MALLOC_ARENA_MAX=2');
 		expect(up).toContain('MALLOC_MMAP_THRESHOLD_=131072');
 		expect(up).toContain('the main: NODE_OPTIONS=--max-old-space-size=384');
@@ -109,10 +133,26 @@ describe('npm run queue:up -- --campaign, queue:worker, queue:down', () => {
 		const workerPid = state().pids.at(-1)!;
 		expect(readFileSync(`/proc/${workerPid}/cmdline`, 'utf8')).toContain('--concurrency=2');
 		const workerEnviron = readFileSync(`/proc/${workerPid}/environ`, 'latin1').split('\0');
-		expect(workerEnviron).toContain('NODE_OPTIONS=--max-old-space-size=256');
+		expect(workerEnviron).toContain(
+			'NODE_OPTIONS=--max-old-space-size=256 --max-semi-space-size=4',
+		);
 		expect(workerEnviron).toContain('MALLOC_ARENA_MAX=2');
 		expect(workerEnviron).toContain('MALLOC_MMAP_THRESHOLD_=131072');
 		expect(workerEnviron).toContain('N8N_DATA_TABLES_MAX_SIZE_BYTES=1073741824');
+		// n8n gives its task runner NODE_OPTIONS of its own, built from
+		// N8N_RUNNERS_MAX_OLD_SPACE_SIZE: the runner's young generation rides on that value, and an
+		// n8n that built it otherwise would show here.
+		let runnerEnviron: string[] = [];
+		await waitUntil('the worker starts its task runner', () => {
+			const runner = childrenOf(workerPid).find((pid) =>
+				readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes('task-runner'),
+			);
+			if (runner) runnerEnviron = readFileSync(`/proc/${runner}/environ`, 'latin1').split('\0');
+			return runner !== undefined;
+		});
+		expect(runnerEnviron).toContain(
+			'NODE_OPTIONS=--max-old-space-size=128 --max-semi-space-size=4',
+		);
 
 		const added = npmRun('worker.ts', runDir);
 		expect(added).toMatch(/^worker-2 is up/);
