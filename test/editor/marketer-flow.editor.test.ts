@@ -11,6 +11,17 @@ import { SENDERS } from '../sandbox';
 import { DOCUMENT_FILE_NAME_LABEL } from '../../nodes/SmsLeopard/actions/message/template-fields';
 import { TRIGGER_SECRET, TRIGGER_WEBHOOK_ID, editorChecksWorkflow } from './editor-checks.workflow';
 import { SHIPPED_TRIGGER_ID, shippedTriggerWorkflow } from './shipped-trigger.workflow';
+import { canvasLayout, drawnOnEachOther } from './canvas-layout';
+import { N8nRest } from '../e2e/harness';
+import { DEMO_CREDENTIAL } from '../../scripts/demo-support';
+import {
+	BATCH_FILE,
+	CAMPAIGN_FILE,
+	SMS_BATCH_FILE,
+	campaignWorkflow,
+	createCampaignFormLogin,
+	createCampaignKey,
+} from '../queue/campaign/campaign-kit';
 import {
 	RUN_TIMEOUT_MS,
 	STEP_TIMEOUT_MS,
@@ -861,15 +872,50 @@ test('the Channel help names the chat path without a double slash', async () => 
 	expect(text).not.toContain('/v1//send');
 });
 
-test('the shipped trigger workflow opens with no node flagged, and Rows of Their Messages shows its 20 look-ups', async () => {
+test('the shipped trigger workflow opens with no node flagged and none on a note, and Rows of Their Messages shows its 20 look-ups', async () => {
 	await openWorkflow(page, editor.server.url, SHIPPED_TRIGGER_ID, 'Rows of Their Messages');
 	await screenshot(page, `${ARTIFACTS}/12-shipped-trigger-workflow.png`);
 	// n8n marks a node it finds wrong (a parameter missing, a credential not set) on the canvas.
 	await expect(page.locator('[data-test-id="canvas-node"]').count()).resolves.toBeGreaterThan(20);
 	expect(await page.locator('[data-test-id="node-issues"]').count()).toBe(0);
+	// Its notes' words in the open: no node drawn on a note or on another node.
+	const layout = await canvasLayout(page);
+	expect(layout.notes.length).toBeGreaterThan(0);
+	expect(drawnOnEachOther(layout)).toEqual([]);
 	// One read of the table for 20 messages (decision 0017): the 20 conditions as n8n shows them.
 	const ndv = await openNode(page, 'Rows of Their Messages');
 	await expect(ndv.locator('[data-test-id^="parameter-input-keyValue"]').count()).resolves.toBe(20);
 	await screenshot(page, `${ARTIFACTS}/13-rows-of-their-messages.png`);
 	await closeNode(page);
 });
+
+test.each([
+	[CAMPAIGN_FILE, 'Plan Batches'],
+	[BATCH_FILE, 'Send Campaign Message'],
+	[SMS_BATCH_FILE, 'Send Campaign Message'],
+])(
+	'the shipped campaign workflow %s opens with no node flagged, and no node drawn on a note or on another node',
+	async (file, firstNode) => {
+		const rest = await N8nRest.signedIn(editor.server.url);
+		const key = await createCampaignKey(rest);
+		const formLogin = await createCampaignFormLogin(rest);
+		const workflow = campaignWorkflow(file, DEMO_CREDENTIAL, {}, undefined, { key, formLogin });
+		const id = await rest.saveWorkflow(workflow);
+		await openWorkflow(page, editor.server.url, id, firstNode);
+		await screenshot(page, `${ARTIFACTS}/14-${file.replace(/\.json$/, '')}.png`);
+		expect(await page.locator('[data-test-id="node-issues"]').count()).toBe(0);
+		const layout = await canvasLayout(page);
+		// Every node and note of the file was drawn and measured, not only those in sight.
+		const notes = (workflow.nodes as Array<{ type: string }>).filter(
+			(node) => node.type === 'n8n-nodes-base.stickyNote',
+		);
+		expect(layout.notes).toHaveLength(notes.length);
+		expect(layout.nodes).toHaveLength(workflow.nodes.length - notes.length);
+		// By name, as the marketer reads them.
+		const names = new Map(
+			(workflow.nodes as Array<{ id: string; name: string }>).map((node) => [node.id, node.name]),
+		);
+		const byName = drawnOnEachOther(layout).map((pair) => pair.map((id) => names.get(id) ?? id));
+		expect(byName).toEqual([]);
+	},
+);
