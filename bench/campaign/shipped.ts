@@ -59,11 +59,15 @@ export function shippedCampaign(
 		settings: { channel: kind === 'sms' ? 'sms' : 'whatsapp', callerMaySetListLink: true },
 	});
 	// BENCH_KEEP_BATCHES=1 keeps the campaign's own execution too: its nodes are the opening.
-	if (keepSuccessful)
-		workflow.settings = {
-			...(workflow.settings as Record<string, unknown>),
-			saveDataSuccessExecution: 'all',
-		};
+	return keepSuccessful ? keepingSuccessfulRuns(workflow) : workflow;
+}
+
+/** The workflow set to keep its successful executions (as shipped it keeps none). */
+function keepingSuccessfulRuns(workflow: WorkflowJson): WorkflowJson {
+	workflow.settings = {
+		...(workflow.settings as Record<string, unknown>),
+		saveDataSuccessExecution: 'all',
+	};
 	return workflow;
 }
 
@@ -80,12 +84,7 @@ export function shippedBatch(settings: SenderSettings): WorkflowJson {
 		undefined,
 		{ key: settings.campaignKey },
 	);
-	if (settings.keepSuccessful) {
-		workflow.settings = {
-			...(workflow.settings as Record<string, unknown>),
-			saveDataSuccessExecution: 'all',
-		};
-	}
+	if (settings.keepSuccessful) keepingSuccessfulRuns(workflow);
 	const send = (workflow.nodes as Node[]).find((entry) => entry.type === NODE_TYPE);
 	if (!send) throw new Error(`${file}: no SMSLeopard node`);
 	return settings.sender === 'node' ? workflow : withHttpSender(workflow, send, settings);

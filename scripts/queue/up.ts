@@ -9,7 +9,12 @@ import { existsSync, mkdirSync } from 'fs';
 import * as path from 'path';
 
 import { DEMO_OWNER, packPackage, setUpOwner } from '../../test/e2e/harness';
-import { ENV_FILE, startQueueCluster, stopFromState } from '../../test/queue/cluster/queue-cluster';
+import {
+	ENV_FILE,
+	shellQuoted,
+	startQueueCluster,
+	stopFromState,
+} from '../../test/queue/cluster/queue-cluster';
 import { QUEUE_RUN_DIR } from './run-folder';
 import { parseUpOptions } from './up-options';
 
@@ -32,10 +37,10 @@ async function main(): Promise<void> {
 		mainEnv: options.mainEnv,
 	});
 	await setUpOwner(cluster.mainUrl);
-	// As a shell takes them: a value with a space (NODE_OPTIONS with two flags) in quotes.
+	// As a shell takes them: a value a shell would split (NODE_OPTIONS with two flags) in quotes.
 	const settings = (env: Record<string, string>) =>
 		Object.entries(env)
-			.map(([key, value]) => `${key}=${/\s/.test(value) ? `'${value}'` : value}`)
+			.map(([key, value]) => `${key}=${/[^\w@%+=:,./-]/.test(value) ? shellQuoted(value) : value}`)
 			.join(' ');
 	const memory = settings(options.workerEnv);
 	const envFile = path.join(QUEUE_RUN_DIR, ENV_FILE);

@@ -5,17 +5,11 @@
  */
 import type { Page } from 'playwright-core';
 
-export interface DrawnBox {
-	name: string;
-	left: number;
-	top: number;
-	right: number;
-	bottom: number;
-}
+import { type Box, overlapping } from '../examples/canvas-boxes';
 
 export interface CanvasLayout {
-	notes: DrawnBox[];
-	nodes: DrawnBox[];
+	notes: Box[];
+	nodes: Box[];
 }
 
 /** The few DOM calls used in the page (the project's types do not include the DOM). */
@@ -37,7 +31,7 @@ export async function canvasLayout(page: Page): Promise<CanvasLayout> {
 			const rect = element.getBoundingClientRect();
 			return { name, left: rect.left, top: rect.top, right: rect.right, bottom: rect.bottom };
 		};
-		const layout = { notes: [] as DrawnBox[], nodes: [] as DrawnBox[] };
+		const layout: CanvasLayout = { notes: [], nodes: [] };
 		for (const drawn of Array.from(app.querySelectorAll('.vue-flow__node'))) {
 			const id = drawn.getAttribute('data-id') ?? '';
 			const note = drawn.querySelector(
@@ -54,21 +48,7 @@ export async function canvasLayout(page: Page): Promise<CanvasLayout> {
 	});
 }
 
-const overlap = (a: DrawnBox, b: DrawnBox) =>
-	a.left < b.right && b.left < a.right && a.top < b.bottom && b.top < a.bottom;
-
-/** Each pair drawn one on the other: [note, node] and [node, node], by name. */
-export function drawnOnEachOther(layout: CanvasLayout): string[][] {
-	const { notes, nodes } = layout;
-	return [
-		...notes.flatMap((note) =>
-			nodes.filter((node) => overlap(note, node)).map((node) => [note.name, node.name]),
-		),
-		...nodes.flatMap((node, index) =>
-			nodes
-				.slice(index + 1)
-				.filter((other) => overlap(node, other))
-				.map((other) => [node.name, other.name]),
-		),
-	];
+/** Each pair drawn one on the other, by name: [note, node], [node, node] and [note, note]. */
+export function drawnOnEachOther({ notes, nodes }: CanvasLayout): string[][] {
+	return [...overlapping(notes, nodes), ...overlapping(nodes, nodes), ...overlapping(notes, notes)];
 }

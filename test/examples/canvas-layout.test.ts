@@ -7,6 +7,8 @@
 import { readdirSync, readFileSync } from 'fs';
 import * as path from 'path';
 
+import { type Box, overlapping } from './canvas-boxes';
+
 const EXAMPLES = path.resolve(__dirname, '../../examples');
 /** n8n's canvas draws a node in a box of about this size from its position. */
 const NODE_BOX = 100;
@@ -17,17 +19,6 @@ interface CanvasNode {
 	position: [number, number];
 	parameters: { width?: number; height?: number };
 }
-
-interface Box {
-	name: string;
-	left: number;
-	top: number;
-	right: number;
-	bottom: number;
-}
-
-const overlap = (a: Box, b: Box) =>
-	a.left < b.right && b.left < a.right && a.top < b.bottom && b.top < a.bottom;
 
 const files = readdirSync(EXAMPLES).filter((file) => file.endsWith('.json'));
 
@@ -45,19 +36,13 @@ describe.each(files)('examples/%s on the canvas', (file) => {
 	};
 	const notes = nodes.filter(isNote).map(boxOf);
 	const others = nodes.filter((node) => !isNote(node)).map(boxOf);
-	const pairs = (boxes: Box[], against: Box[]) =>
-		boxes.flatMap((box) =>
-			against
-				.filter((other) => other !== box && overlap(box, other))
-				.map((other) => [box.name, other.name]),
-		);
 
 	it('puts no node on a sticky note, where it would hide the note’s words', () => {
-		expect(pairs(notes, others)).toEqual([]);
+		expect(overlapping(notes, others)).toEqual([]);
 	});
 
 	it('puts no node on another node, or note on note', () => {
-		expect(pairs(others, others)).toEqual([]);
-		expect(pairs(notes, notes)).toEqual([]);
+		expect(overlapping(others, others)).toEqual([]);
+		expect(overlapping(notes, notes)).toEqual([]);
 	});
 });

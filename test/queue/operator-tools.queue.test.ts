@@ -6,20 +6,17 @@
  * started by hand from n8n.env, before it removes their folders.
  */
 import { type ChildProcess, execFileSync, spawn } from 'child_process';
-import {
-	chmodSync,
-	existsSync,
-	mkdtempSync,
-	readdirSync,
-	readFileSync,
-	rmSync,
-	statSync,
-} from 'fs';
+import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'fs';
 import { tmpdir } from 'os';
 import * as path from 'path';
 
 import { freePort, resolveN8n } from '../e2e/harness';
-import { killMarkedProcesses, markedProcesses, RUN_MARKER } from './cluster/marked-processes';
+import {
+	groupMembers,
+	killMarkedProcesses,
+	markedProcesses,
+	RUN_MARKER,
+} from './cluster/marked-processes';
 import { QUEUE_N8N_VERSION, type QueueState } from './cluster/queue-cluster';
 import { isAlive, waitForPort } from './cluster/services';
 
@@ -39,21 +36,6 @@ function detachedSleep(env: Record<string, string>): ChildProcess {
 	const child = spawn('sleep', ['300'], { env: { ...process.env, ...env }, detached: true });
 	child.unref();
 	return child;
-}
-
-/** The processes whose parent is `pid`, from /proc. */
-function childrenOf(pid: number): number[] {
-	return readdirSync('/proc')
-		.filter((entry) => /^\d+$/.test(entry))
-		.filter((entry) => {
-			try {
-				const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
-				return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]) === pid;
-			} catch {
-				return false;
-			}
-		})
-		.map(Number);
 }
 
 async function waitUntil(what: string, probe: () => boolean, timeoutMs = 10_000): Promise<void> {
@@ -144,8 +126,10 @@ describe('npm run queue:up -- --campaign, queue:worker, queue:down', () => {
 		// n8n that built it otherwise would show here.
 		let runnerEnviron: string[] = [];
 		await waitUntil('the worker starts its task runner', () => {
-			const runner = childrenOf(workerPid).find((pid) =>
-				readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes('task-runner'),
+			// The worker leads its process group; its task runner is the group's other member.
+			const runner = groupMembers(workerPid).find(
+				(pid) =>
+					pid !== workerPid && readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes('task-runner'),
 			);
 			if (runner) runnerEnviron = readFileSync(`/proc/${runner}/environ`, 'latin1').split('\0');
 			return runner !== undefined;

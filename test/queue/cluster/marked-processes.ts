@@ -42,6 +42,19 @@ export function processGroup(pid: number): number | undefined {
 	}
 }
 
+/** The live processes of a process group (an n8n started as a group leader, and its task runner). */
+export function groupMembers(group: number): number[] {
+	let entries: string[];
+	try {
+		entries = readdirSync('/proc');
+	} catch {
+		return [];
+	}
+	return entries
+		.filter((entry) => /^\d+$/.test(entry) && processGroup(Number(entry)) === group)
+		.map(Number);
+}
+
 /** SIGKILLs every marked process with its group (an n8n and its task runner); returns how many. */
 export function killMarkedProcesses(runDir: string): number {
 	const pids = markedProcesses(runDir);

@@ -101,11 +101,15 @@ export interface QueueState {
 export const ENV_FILE = 'n8n.env';
 const STATE_FILE = 'state.json';
 
+/** A value as a shell reads it back whole: single-quoted, a quote in it escaped. */
+export function shellQuoted(value: string): string {
+	return `'${value.replace(/'/g, `'\\''`)}'`;
+}
+
 /** One line per variable, single-quoted for a shell's `set -a; . n8n.env`. */
 function envFileText(env: Record<string, string>): string {
-	const quote = (value: string) => `'${value.replace(/'/g, `'\\''`)}'`;
 	return Object.entries(env)
-		.map(([key, value]) => `${key}=${quote(value)}`)
+		.map(([key, value]) => `${key}=${shellQuoted(value)}`)
 		.join('\n')
 		.concat('\n');
 }
