@@ -34,6 +34,9 @@ export function printNodeTimes(db: Psql, workflowId: string, what = 'a batch'): 
 	const spans: Array<[number, number]> = [];
 	const totals: number[] = [];
 	const errors = new Map<string, number>();
+	// One execution (the campaign's): its nodes in the order they ran, each from the execution's start,
+	// and the start as a Unix time, to line up with samples taken outside n8n (a memory probe).
+	const sequence: string[] = [];
 	for (const [, started, stopped, data] of rows) {
 		const start = Number(started);
 		const end = Number(stopped);
@@ -56,6 +59,19 @@ export function printNodeTimes(db: Psql, workflowId: string, what = 'a batch'): 
 				latest = Math.max(latest, run.startTime + run.executionTime);
 			}
 		}
+		if (rows.length === 1) {
+			const ran = Object.entries(runData).flatMap(([name, runs]) =>
+				runs.map((run) => ({ name, run })),
+			);
+			ran.sort((a, b) => a.run.startTime - b.run.startTime);
+			sequence.push(
+				`  started at ${start} (Unix ms), stopped ${(end - start).toFixed(0)} ms later`,
+			);
+			for (const { name, run } of ran)
+				sequence.push(
+					`  +${String(run.startTime - start).padStart(6)} ms  ${name.padEnd(32)} ${String(run.executionTime).padStart(6)} ms`,
+				);
+		}
 		if (earliest < Infinity) firstNodeDelay.push(earliest - start);
 		if (latest > -Infinity) lastNodeToStop.push(end - latest);
 	}
@@ -72,6 +88,7 @@ export function printNodeTimes(db: Psql, workflowId: string, what = 'a batch'): 
 				`  ${name.padEnd(32)} median ${percentile(times, 0.5).toFixed(0).padStart(6)} ms  p90 ${percentile(times, 0.9).toFixed(0).padStart(6)} ms  runs ${times.length}`,
 		),
 		...[...errors.entries()].map(([text, count]) => `  error x ${count}: ${text}`),
+		...(sequence.length ? ['  in the order they ran:', ...sequence] : []),
 	];
 	console.log(`\nWhere ${what}'s time goes (BENCH_NODE_TIMES=1):\n${lines.join('\n')}`);
 }

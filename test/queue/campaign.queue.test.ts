@@ -38,7 +38,7 @@ import { campaignOptOutCases } from './campaign/opt-out-cases';
 import { optOutList } from './campaign/opt-out-list';
 import { campaignSafetyCases } from './campaign/safety-cases';
 import { code, node, webhook, workflow } from '../e2e/workflows/build';
-import { CAMPAIGN_WORKER_CONCURRENCY } from './cluster/campaign-workers';
+import { CAMPAIGN_SHARED_ENV, CAMPAIGN_WORKER_CONCURRENCY } from './cluster/campaign-workers';
 import { killGroup } from './cluster/services';
 import { itShowingLogs } from './cluster/show-logs-on-failure';
 import { QUEUE_N8N_VERSION, type QueueCluster, startQueueCluster } from './cluster/queue-cluster';
@@ -72,8 +72,11 @@ beforeAll(async () => {
 	cluster = await startQueueCluster({
 		packageTarball: tarball,
 		workerConcurrency: CAMPAIGN_WORKER_CONCURRENCY,
+		// The campaign set-up's settings for the main and the workers (no execution read back whole:
+		// the webhook's and the form's answers, and the executions kept on error, come without it).
 		// A killed worker's job is noticed in seconds instead of a minute (defaults 60 s / 30 s).
 		env: {
+			...CAMPAIGN_SHARED_ENV,
 			QUEUE_WORKER_LOCK_DURATION: '5000',
 			QUEUE_WORKER_LOCK_RENEW_TIME: '1000',
 			QUEUE_WORKER_STALLED_INTERVAL: '5000',

@@ -93,6 +93,7 @@ describe('npm run queue:up -- --campaign, queue:worker, queue:down', () => {
 		expect(up).toContain('MALLOC_ARENA_MAX=2');
 		expect(up).toContain('MALLOC_MMAP_THRESHOLD_=131072');
 		expect(up).toContain('the main: NODE_OPTIONS=--max-old-space-size=384');
+		expect(up).toContain('N8N_MINIMIZE_EXECUTION_DATA_FETCHING=true');
 		const envFile = path.join(runDir, 'n8n.env');
 		expect(up).toContain(envFile);
 		// What a restart needs is in the file, which only its owner may read (it holds the key).
@@ -112,6 +113,8 @@ describe('npm run queue:up -- --campaign, queue:worker, queue:down', () => {
 		expect(mainEnviron).toContain('NODE_OPTIONS=--max-old-space-size=384');
 		// Room in n8n's data tables for the record of many campaigns, on every process writing them.
 		expect(mainEnviron).toContain('N8N_DATA_TABLES_MAX_SIZE_BYTES=1073741824');
+		// No finished execution read back whole, on the main and on each worker.
+		expect(mainEnviron).toContain('N8N_MINIMIZE_EXECUTION_DATA_FETCHING=true');
 		const workerPid = state().pids.at(-1)!;
 		expect(readFileSync(`/proc/${workerPid}/cmdline`, 'utf8')).toContain('--concurrency=2');
 		const workerEnviron = readFileSync(`/proc/${workerPid}/environ`, 'latin1').split('\0');
@@ -121,6 +124,7 @@ describe('npm run queue:up -- --campaign, queue:worker, queue:down', () => {
 		expect(workerEnviron).toContain('MALLOC_ARENA_MAX=2');
 		expect(workerEnviron).toContain('MALLOC_MMAP_THRESHOLD_=131072');
 		expect(workerEnviron).toContain('N8N_DATA_TABLES_MAX_SIZE_BYTES=1073741824');
+		expect(workerEnviron).toContain('N8N_MINIMIZE_EXECUTION_DATA_FETCHING=true');
 		// n8n gives its task runner NODE_OPTIONS of its own, built from
 		// N8N_RUNNERS_MAX_OLD_SPACE_SIZE: the runner's young generation rides on that value, and an
 		// n8n that built it otherwise would show here.
