@@ -884,7 +884,10 @@ test('the shipped trigger workflow opens with no node flagged and none on a note
 	expect(drawnOnEachOther(layout)).toEqual([]);
 	// One read of the table for 20 messages (decision 0017): the 20 conditions as n8n shows them.
 	const ndv = await openNode(page, 'Rows of Their Messages');
-	await expect(ndv.locator('[data-test-id^="parameter-input-keyValue"]').count()).resolves.toBe(20);
+	const conditions = ndv.locator('[data-test-id^="parameter-input-keyValue"]');
+	// count() does not wait: the panel may still be drawing its conditions (CI, ad64d00: 0 of 20).
+	await conditions.nth(19).waitFor();
+	await expect(conditions.count()).resolves.toBe(20);
 	await screenshot(page, `${ARTIFACTS}/13-rows-of-their-messages.png`);
 	await closeNode(page);
 });
