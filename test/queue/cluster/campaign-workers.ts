@@ -24,9 +24,9 @@ export const CAMPAIGN_DATA_TABLES_ENV: Readonly<Record<string, string>> = {
  * job's execution back from the database with all its data, on the worker that ran it and again on
  * the main, only to learn whether it succeeded; n8n 2.41 no longer does (job-processor.js,
  * workflow-runner.js), and 1.123 has no such setting (it is ignored there). The campaign's own
- * execution holds the list and every batch's request (about 13 MB written for 100,000), so the
- * reading cost its worker a heap of that size again while it sent, and the main one per campaign:
- * over five campaigns in a row (`npm run bench -- fiveInARow`, twice, 2026-11-30) the main peaked
+ * execution holds the list and every batch's request (about 13 MB written for 100,000), and reading
+ * it back cost the main a heap of that size per campaign (its worker's peak, set by the writing,
+ * stayed the same): over five campaigns in a row (`npm run bench -- fiveInARow`, twice, 2026-11-30) the main peaked
  * at 429-474 MB with it, 502-528 without (decision 0020).
  */
 export const CAMPAIGN_SHARED_ENV: Readonly<Record<string, string>> = {
