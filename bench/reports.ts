@@ -15,10 +15,10 @@
  */
 import { parse } from 'flatted';
 
-import { N8nRest, type WorkflowJson, packPackage, removePackedTarball } from '../test/e2e/harness';
+import { N8nRest, packPackage, removePackedTarball } from '../test/e2e/harness';
 import {
 	CAMPAIGN_FILE,
-	campaignWorkflow,
+	publishCampaign,
 	createCampaignFormLogin,
 	createCampaignKey,
 	createCampaignTable,
@@ -231,9 +231,7 @@ export async function run(): Promise<void> {
 				name: `P ${index}`,
 			})),
 		);
-		await rest.activateWorkflow(
-			campaignWorkflow(CAMPAIGN_FILE, credential, {}, undefined, owner) as WorkflowJson,
-		);
+		await publishCampaign(rest, credential, undefined, owner);
 		const url = await activateReplyWorkflow(
 			rest,
 			credential,

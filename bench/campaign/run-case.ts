@@ -39,6 +39,7 @@ import {
 	SHIPPED_CAMPAIGN_PATH,
 	shippedBatch,
 	shippedCampaign,
+	shippedPlan,
 	shippedSendNode,
 } from './shipped';
 import {
@@ -401,6 +402,11 @@ export async function runCase(spec: CaseSpec, count: number, shared: Shared): Pr
 		if (spec.shape === 'campaign') {
 			const batchId = await publish(setup, shippedBatch(settings), shippedBatchPath(spec.kind));
 			workflowNames[batchId] = 'batch';
+			// The plan first: the campaign picks it in Plan the Campaign. No webhook to wait for.
+			const planId = await setup.rest.activateWorkflow(
+				shippedPlan(setup.nodeCredential, setup.campaignKey, shared.keepBatches),
+			);
+			workflowNames[planId] = 'plan';
 			triggerId = await publish(
 				setup,
 				shippedCampaign(
@@ -408,6 +414,7 @@ export async function runCase(spec: CaseSpec, count: number, shared: Shared): Pr
 					setup.campaignKey,
 					setup.formLogin,
 					spec.kind,
+					planId,
 					shared.keepBatches,
 				),
 				SHIPPED_CAMPAIGN_PATH,

@@ -15,6 +15,7 @@ import type { WorkflowJson } from '../../test/e2e/harness';
 import {
 	BATCH_FILE,
 	CAMPAIGN_FILE,
+	PLAN_FILE,
 	SMS_BATCH_FILE,
 	campaignWorkflow,
 	webhookPath,
@@ -51,14 +52,29 @@ export function shippedCampaign(
 	key: { id: string; name: string },
 	formLogin: { id: string; name: string },
 	kind: Kind,
+	plan: string,
 	keepSuccessful = false,
 ): WorkflowJson {
 	const workflow = campaignWorkflow(CAMPAIGN_FILE, credential, {}, undefined, {
 		key,
 		formLogin,
+		plan,
 		settings: { channel: kind === 'sms' ? 'sms' : 'whatsapp', callerMaySetListLink: true },
 	});
 	// BENCH_KEEP_BATCHES=1 keeps the campaign's own execution too: its nodes are the opening.
+	return keepSuccessful ? keepingSuccessfulRuns(workflow) : workflow;
+}
+
+/**
+ * The plan workflow as shipped (it keeps no successful execution, which is its point), its key
+ * credential picked on Queue Batch. BENCH_KEEP_BATCHES=1 keeps its executions too.
+ */
+export function shippedPlan(
+	credential: { id: string; name: string },
+	key: { id: string; name: string },
+	keepSuccessful = false,
+): WorkflowJson {
+	const workflow = campaignWorkflow(PLAN_FILE, credential, {}, undefined, { key });
 	return keepSuccessful ? keepingSuccessfulRuns(workflow) : workflow;
 }
 

@@ -14,6 +14,7 @@ import {
 	type CampaignTable,
 	campaignTableColumns,
 	campaignWorkflow,
+	publishCampaign,
 	createCampaignFormLogin,
 	createCampaignKey,
 	failedRunMessages,
@@ -32,6 +33,9 @@ import { OPT_OUT_TABLE, optOutList } from '../queue/campaign/opt-out-list';
 import { campaignSafetyCases } from '../queue/campaign/safety-cases';
 
 const tarball = packedForThisFile();
+/** The campaign as shipped before its plan moved to a workflow of its own (one file). */
+const EARLIER_CAMPAIGN =
+	'../test/fixtures/example-workflows/before-plan-workflow/campaign-100000-recipients.json';
 
 // The campaign creates its table with n8n 2's Data table node (n8n 1.x: by hand, see its note).
 describe.each(selectedVersions().filter((version) => !version.startsWith('1.')))(
@@ -61,9 +65,7 @@ describe.each(selectedVersions().filter((version) => !version.startsWith('1.')))
 					options,
 				),
 			);
-			campaignId = await n8n.rest.activateWorkflow(
-				campaignWorkflow(CAMPAIGN_FILE, n8n.credential, {}, undefined, options),
-			);
+			({ campaignId } = await publishCampaign(n8n.rest, n8n.credential, undefined, options));
 			campaignUrl = `${n8n.server.url}/webhook/${webhookPath(CAMPAIGN_FILE, 'Campaign Webhook')}`;
 			batchUrl = `${n8n.server.url}/webhook/${webhookPath(BATCH_FILE, 'Batch Webhook')}`;
 		}, 120_000);
@@ -177,6 +179,145 @@ describe.each(selectedVersions().filter((version) => !version.startsWith('1.')))
 			expect(sent()).toHaveLength(3);
 		});
 
+		/** How many times each number starting with `digits` was sent to. */
+		const sendsTo = (digits: string) =>
+			[...sendsPerPhone(sent())]
+				.filter(([phone]) => phone.startsWith(digits))
+				.map(([, times]) => times);
+
+		/**
+		 * The campaign as shipped with its plan workflow set as `plan` says, on a webhook and form path
+		 * of its own: `keep` keeps its successful executions (as shipped it keeps none).
+		 */
+		async function variant(
+			name: string,
+			plan: string | undefined,
+			keep = false,
+		): Promise<{ url: string; id: string; planId: string }> {
+			const key = await createCampaignKey(n8n.rest);
+			const formLogin = await createCampaignFormLogin(n8n.rest);
+			const published = await publishCampaign(
+				n8n.rest,
+				n8n.credential,
+				undefined,
+				{ key, formLogin, plan, settings: { callerMaySetListLink: true } },
+				(workflow) => {
+					workflow.name = `${String(workflow.name)} (${name})`;
+					if (keep)
+						workflow.settings = {
+							...(workflow.settings as object),
+							saveDataSuccessExecution: 'all',
+						};
+					for (const entry of workflow.nodes as Array<{
+						name: string;
+						parameters: Record<string, unknown>;
+					}>) {
+						if (entry.name === 'Campaign Webhook') entry.parameters.path = `campaign-${name}`;
+						if (entry.name === 'Campaign Form') entry.parameters.path = `campaign-${name}-form`;
+					}
+				},
+			);
+			return {
+				url: `${n8n.server.url}/webhook/campaign-${name}`,
+				id: published.campaignId,
+				planId: published.planId,
+			};
+		}
+
+		it('the plan not set up: n8n refuses to publish the campaign before a plan is picked and published; a plan unpublished later fails the run, which frees its claim and says how to set it up', async () => {
+			// Not picked: n8n marks Plan the Campaign (editor suite) and refuses to publish.
+			await expect(variant('no-plan', '')).rejects.toThrow(/Plan the Campaign/);
+			// Picked, then unpublished: the run is accepted, fails saying why, and frees its claim.
+			const setUp = await variant('unpublished-plan', undefined);
+			await n8n.rest.call('POST', `/rest/workflows/${setUp.planId}/deactivate`);
+			lists.put('unpublished', people(4, '+2547930'));
+			const body = { campaign: 'unpublished', recipientsUrl: lists.url('unpublished') };
+			expect((await postJson(setUp.url, body)).status).toBe(202);
+			const [failed] = await n8n.rest.settledExecutions(setUp.id, 1);
+			expect(failed.status).toBe('error');
+			const message = String((await n8n.rest.execution(failed.id)).error?.message);
+			expect(message).toContain('The campaign could not be planned');
+			expect(message).toContain(
+				'publish it and pick SMSLeopard: plan a campaign in Plan the Campaign',
+			);
+			const claim = (await (await findCampaignTable(n8n.rest))?.rows('unpublished'))?.find(
+				(row) => row.batch === 'claim',
+			);
+			expect(claim?.status).toBe('free');
+			const mine = () => sendsTo('2547930');
+			expect(mine()).toEqual([]);
+			// Published again: the next start is accepted and plans, nobody waits for a claim.
+			await n8n.rest.call('POST', `/rest/workflows/${setUp.planId}/activate`, {
+				versionId: (await n8n.rest.workflow(setUp.planId)).versionId,
+			});
+			expect((await postJson(setUp.url, body)).status).toBe(202);
+			for (let wait = 0; wait < 100 && mine().length < 4; wait++)
+				await new Promise((resolve) => setTimeout(resolve, 300));
+			expect(mine()).toEqual([1, 1, 1, 1]);
+		});
+
+		it('the campaign execution n8n writes holds neither the list nor the batches: 3,000 recipients, kept, under 40 KB; the plan keeps no execution', async () => {
+			const kept = await variant('kept', undefined, true);
+			const list = people(3000, '+2547940');
+			lists.put('kept', list);
+			const answer = await postJson(kept.url, {
+				campaign: 'kept',
+				recipientsUrl: lists.url('kept'),
+			});
+			expect(answer.status).toBe(202);
+			for (let wait = 0; wait < 300 && sendsTo('2547940').length < 3000; wait++)
+				await new Promise((resolve) => setTimeout(resolve, 300));
+			const [run] = await n8n.rest.settledExecutions(kept.id, 1);
+			expect(await failedRunMessages(n8n.rest, kept.id)).toEqual([]);
+			expect(sendsTo('2547940')).toEqual(Array(3000).fill(1));
+			expect(run.status).toBe('success');
+			const stored = (await n8n.rest.execution(run.id)).data.length;
+			console.log(`the campaign's kept execution for 3,000 recipients: ${stored} characters`);
+			// The list alone is 3,000 lines of about 30 characters; the batches' requests twice that.
+			expect(stored).toBeLessThan(40_000);
+			expect(await n8n.rest.executionCount(kept.planId)).toBe(0);
+		});
+
+		it("a campaign begun by the earlier one-workflow campaign (before the plan moved out) is continued by today's: the earlier file still runs with today's batches, and today's skips everyone it sent", async () => {
+			const key = await createCampaignKey(n8n.rest);
+			const formLogin = await createCampaignFormLogin(n8n.rest);
+			const earlier = campaignWorkflow(EARLIER_CAMPAIGN, n8n.credential, {}, undefined, {
+				key,
+				formLogin,
+				settings: { callerMaySetListLink: true },
+			});
+			earlier.name = `${String(earlier.name)} (earlier version)`;
+			for (const entry of earlier.nodes as Array<{
+				name: string;
+				parameters: Record<string, unknown>;
+			}>) {
+				if (entry.name === 'Campaign Webhook') entry.parameters.path = 'campaign-earlier';
+				if (entry.name === 'Campaign Form') entry.parameters.path = 'campaign-earlier-form';
+			}
+			await n8n.rest.activateWorkflow(earlier);
+			const list = people(50, '+2547960');
+			lists.put('upgraded-first', list.slice(0, 30));
+			lists.put('upgraded', list);
+			const first = await postJson(`${n8n.server.url}/webhook/campaign-earlier`, {
+				campaign: 'upgraded',
+				recipientsUrl: lists.url('upgraded-first'),
+			});
+			expect(first.status).toBe(202);
+			await settled('upgraded');
+			expect(sendsTo('2547960')).toEqual(Array(30).fill(1));
+			expect((await start('upgraded', 'upgraded')).status).toBe(202);
+			for (let wait = 0; wait < 100 && sendsTo('2547960').length < 50; wait++)
+				await new Promise((resolve) => setTimeout(resolve, 300));
+			await settled('upgraded');
+			expect(sendsTo('2547960')).toEqual(Array(50).fill(1));
+			expect((await start('upgraded', 'upgraded', { checkOnly: true })).body).toMatchObject({
+				state: 'checked',
+				sent: 50,
+				maybeSent: 0,
+				toSend: 0,
+			});
+		});
+
 		it('the Campaign Form: without its Basic Auth login 401 and nothing starts; with it the campaign runs and everyone is sent once', async () => {
 			const list = people(30, '+2547950');
 			lists.put('form', list);
@@ -229,6 +370,7 @@ describe.each(selectedVersions().filter((version) => !version.startsWith('1.')))
 			putList: (name: string, rows: Array<{ phone: string; name: string }>, delayMs?: number) =>
 				lists.put(name, rows, delayMs),
 			listUrl: (name: string) => lists.url(name),
+			listReads: (name: string) => lists.reads(name),
 			sent,
 			startsRunAtOnce: true,
 			table: () => findCampaignTable(n8n.rest),

@@ -17,6 +17,7 @@ import { DEMO_CREDENTIAL } from '../../scripts/demo-support';
 import {
 	BATCH_FILE,
 	CAMPAIGN_FILE,
+	PLAN_FILE,
 	SMS_BATCH_FILE,
 	campaignWorkflow,
 	createCampaignFormLogin,
@@ -893,7 +894,8 @@ test('the shipped trigger workflow opens with no node flagged and none on a note
 });
 
 test.each([
-	[CAMPAIGN_FILE, 'Plan Batches'],
+	[CAMPAIGN_FILE, 'Plan the Campaign'],
+	[PLAN_FILE, 'Plan Batches'],
 	[BATCH_FILE, 'Send Campaign Message'],
 	[SMS_BATCH_FILE, 'Send Campaign Message'],
 ])(
@@ -902,7 +904,18 @@ test.each([
 		const rest = await N8nRest.signedIn(editor.server.url);
 		const key = await createCampaignKey(rest);
 		const formLogin = await createCampaignFormLogin(rest);
-		const workflow = campaignWorkflow(file, DEMO_CREDENTIAL, {}, undefined, { key, formLogin });
+		// The campaign with its plan picked, as its note asks (the plan published first).
+		const plan =
+			file === CAMPAIGN_FILE
+				? await rest.activateWorkflow(
+						campaignWorkflow(PLAN_FILE, DEMO_CREDENTIAL, {}, undefined, { key }),
+					)
+				: undefined;
+		const workflow = campaignWorkflow(file, DEMO_CREDENTIAL, {}, undefined, {
+			key,
+			formLogin,
+			plan,
+		});
 		const id = await rest.saveWorkflow(workflow);
 		await openWorkflow(page, editor.server.url, id, firstNode);
 		await screenshot(page, `${ARTIFACTS}/14-${file.replace(/\.json$/, '')}.png`);

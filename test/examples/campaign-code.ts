@@ -30,6 +30,8 @@ export interface ExampleWorkflow {
 type Items = Array<{ json: Record<string, unknown> }>;
 
 export const CAMPAIGN = 'campaign-100000-recipients.json';
+/** The workflow the campaign's Plan the Campaign runs: Plan Batches and the nodes around it. */
+export const PLAN = 'campaign-plan.json';
 export const BATCHES = ['campaign-batch-whatsapp-template.json', 'campaign-batch-sms.json'];
 export const SMS_FALLBACK = 'campaign-sms-fallback.json';
 export const readExample = (file: string) => readFileSync(path.join(EXAMPLES_DIR, file), 'utf8');
@@ -39,8 +41,14 @@ export const byName = (workflow: ExampleWorkflow, name: string) => {
 	if (!found) throw new Error(`${workflow.name} has no node "${name}"`);
 	return found;
 };
-const codeOf = (file: string, node: string) =>
-	String(byName(parseExample(file), node).parameters.jsCode);
+/** A node of `file`; for the campaign, a node of its plan workflow too (Plan Batches and the rest). */
+export const nodeOf = (file: string, name: string) => {
+	const workflow = parseExample(file);
+	if (file === CAMPAIGN && !workflow.nodes.some((entry) => entry.name === name))
+		return byName(parseExample(PLAN), name);
+	return byName(workflow, name);
+};
+const codeOf = (file: string, node: string) => String(nodeOf(file, node).parameters.jsCode);
 
 /**
  * Runs a Code node's code with `$` answering from `outputs` (a node missing there: not executed) and

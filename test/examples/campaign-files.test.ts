@@ -12,6 +12,7 @@ import { CAMPAIGN_FORM_CREDENTIAL, CAMPAIGN_KEY_CREDENTIAL } from '../queue/camp
 import {
 	BATCHES,
 	CAMPAIGN,
+	PLAN,
 	type ExampleWorkflow as Workflow,
 	byName,
 	csvOf,
@@ -31,7 +32,7 @@ const notes = (workflow: Workflow) =>
 		.map((entry) => String(entry.parameters.content))
 		.join('\n');
 
-describe.each([CAMPAIGN, ...BATCHES])('examples/%s', (file) => {
+describe.each([CAMPAIGN, PLAN, ...BATCHES])('examples/%s', (file) => {
 	const workflow = parse(file);
 
 	it('is named a campaign, holds no secret, no server address and no workflow id', () => {
@@ -72,7 +73,8 @@ describe.each([CAMPAIGN, ...BATCHES])('examples/%s', (file) => {
 
 	it('every webhook asks for the campaign key (Header Auth): a post without it starts nothing', () => {
 		const hooks = workflow.nodes.filter((entry) => entry.type === 'n8n-nodes-base.webhook');
-		expect(hooks.length).toBe(1);
+		// The plan is started by the campaign's Plan the Campaign only: no webhook of its own.
+		expect(hooks.length).toBe(file === PLAN ? 0 : 1);
 		for (const hook of hooks) {
 			expect(hook.parameters.authentication).toBe('headerAuth');
 			expect(hook.credentials).toEqual({
@@ -101,9 +103,10 @@ describe.each([CAMPAIGN, ...BATCHES])('examples/%s', (file) => {
 		const tables = rowNodes.filter((entry) => !deliveries.includes(entry));
 		expect(tables.length).toBeGreaterThan(0);
 		const optOutReads = tables.filter((entry) => entry.name.endsWith('Opt-Outs'));
-		// Read once per run or per batch (executeOnce), never per recipient.
-		expect(optOutReads.map((entry) => [entry.parameters, entry.executeOnce])).toEqual([
-			[
+		// Read once per run (in the plan) or per batch (executeOnce), never per recipient.
+		const expected = file === CAMPAIGN ? 0 : 1;
+		expect(optOutReads.map((entry) => [entry.parameters, entry.executeOnce])).toEqual(
+			Array(expected).fill([
 				{
 					resource: 'row',
 					operation: 'get',
@@ -111,8 +114,8 @@ describe.each([CAMPAIGN, ...BATCHES])('examples/%s', (file) => {
 					returnAll: true,
 				},
 				true,
-			],
-		]);
+			]),
+		);
 		for (const entry of tables.filter((table) => !optOutReads.includes(table))) {
 			expect(entry.parameters.dataTableId).toEqual({
 				__rl: true,
@@ -175,6 +178,74 @@ it('the campaign keeps its failed runs and its runs from the editor, not 12 MB p
 	// Left to n8n's default (saved), so a run from the editor stays in its list.
 	expect(campaign.settings).not.toHaveProperty('saveManualExecutions');
 	expect(notes(campaign)).toContain('checkOnly');
+});
+
+describe('the plan, a workflow of its own (examples/campaign-plan.json)', () => {
+	const campaign = parse(CAMPAIGN);
+	const plan = parse(PLAN);
+	const into = (workflow: Workflow, target: string) =>
+		Object.entries(workflow.connections).flatMap(([from, outputs]) =>
+			outputs.main.flatMap((links, index) =>
+				(links ?? []).filter((link) => link.node === target).map(() => `${from}[${index}]`),
+			),
+		);
+
+	it("is run by Plan the Campaign from n8n's list, waited for, once with one item: picked by the owner, so n8n marks it until then", () => {
+		expect(byName(campaign, 'Plan the Campaign')).toMatchObject({
+			type: 'n8n-nodes-base.executeWorkflow',
+			parameters: {
+				workflowId: { __rl: true, mode: 'list', value: '' },
+				mode: 'once',
+				options: { waitForSubWorkflow: true },
+			},
+			onError: 'continueErrorOutput',
+		});
+		// A new run, a check and a run that lost the claim all ask the plan where the campaign stands.
+		expect(into(campaign, 'Plan Input').sort()).toEqual([
+			'Answer Accepted[0]',
+			'Check Only?[0]',
+			'Withdraw Own Claim Row[0]',
+		]);
+		expect(campaign.connections['Plan the Campaign'].main.map((links) => links[0].node)).toEqual([
+			'Plan Made?',
+			'Plan Failed',
+		]);
+		expect(into(campaign, 'Release Claim After Error').sort()).toEqual([
+			'Plan Failed[0]',
+			'Plan Made?[1]',
+		]);
+		expect(notes(campaign)).toContain('examples/campaign-plan.json');
+	});
+
+	it('keeps no successful execution, so n8n never writes the list and the batches; a failed one is kept', () => {
+		expect(plan.settings).toMatchObject({
+			saveDataSuccessExecution: 'none',
+			saveDataErrorExecution: 'all',
+		});
+		expect(plan.nodes.find((entry) => entry.type.endsWith('executeWorkflowTrigger'))).toMatchObject(
+			{
+				name: 'Plan Asked For',
+				parameters: { inputSource: 'passthrough' },
+			},
+		);
+		// Nothing of the plan is left in the campaign: its nodes read their settings from the plan's own
+		// Check Start and Claim Won, which give back what Plan Input passed.
+		for (const name of ['Get Recipients', 'Plan Batches', 'Record Batch', 'Queue Batch'])
+			expect(campaign.nodes.some((entry) => entry.name === name)).toBe(false);
+		expect(String(byName(plan, 'Check Start').parameters.jsCode)).toContain(
+			"$('Plan Asked For').first().json.start",
+		);
+	});
+
+	it('reads the list once per run, whatever the opt-out list holds', () => {
+		expect(byName(plan, 'Get Recipients').executeOnce).toBe(true);
+		expect(into(plan, 'Get Recipients')).toEqual(['Opt-Out List Read?[0]']);
+		// A run that lost the claim reads neither list: only the record, for where it stands.
+		expect(plan.connections['Read the List?'].main.map((links) => links[0].node)).toEqual([
+			'Get Opt-Outs',
+			'Get Campaign Record',
+		]);
+	});
 });
 
 it('one setting chooses WhatsApp or SMS; Campaign Settings holds plain values, no expression to edit', () => {
@@ -398,13 +469,13 @@ describe("the campaign's plan (Plan Batches, Record Batch, Queue Batch)", () => 
 		// All at once, n8n's main took 112 posts together and queued the first batch about 1 s later:
 		// the campaign's first send came 2.80-2.86 s after the post, 2.43-2.56 s spaced
 		// (BENCH_TIMELINE=1 npm run bench -- campaignTemplate).
-		expect(byName(parse(CAMPAIGN), 'Queue Batch').parameters.options).toEqual({
+		expect(byName(parse(PLAN), 'Queue Batch').parameters.options).toEqual({
 			batching: { batch: { batchSize: 1, batchInterval: 20 } },
 		});
 	});
 
 	it("records the batch's numbers, then posts its request as it is (raw JSON), new or waiting", () => {
-		const campaign = parse(CAMPAIGN);
+		const campaign = parse(PLAN);
 		const record = byName(campaign, 'Record Batch').parameters.columns as {
 			value: Record<string, string>;
 		};

@@ -15,6 +15,7 @@ import {
 	normalFormIn,
 	type OptOutRow,
 	parseExample,
+	PLAN,
 	peopleOf,
 	runBatchRecipients,
 	runPlan,
@@ -221,19 +222,26 @@ describe('an opt-out list that cannot be read stops the run before anyone is sen
 	const empty = [{ json: {} }];
 
 	it("the campaign's Opt-Out List Read? lets only rows of the list (or none) through to the plan", () => {
-		const campaign = parseExample(CAMPAIGN);
-		const check = byName(campaign, 'Opt-Out List Read?').parameters as {
+		const plan = parseExample(PLAN);
+		const check = byName(plan, 'Opt-Out List Read?').parameters as {
 			conditions: { conditions: Array<{ leftValue: string }> };
 		};
 		const expression = check.conditions.conditions[0].leftValue.replace(/^=\{\{|\}\}$/g, '');
 		const read = (items: unknown[]) =>
 			runInNewContext(expression, { $: () => ({ all: () => items }) });
 		expect([read(rows), read(empty), read(notRead)]).toEqual([true, true, false]);
-		expect(campaign.connections['Get Opt-Outs'].main[0][0].node).toBe('Opt-Out List Read?');
-		expect(campaign.connections['Opt-Out List Read?'].main.map((outs) => outs[0].node)).toEqual([
+		expect(plan.connections['Get Opt-Outs'].main[0][0].node).toBe('Opt-Out List Read?');
+		expect(plan.connections['Opt-Out List Read?'].main.map((outs) => outs[0].node)).toEqual([
 			'Get Recipients',
+			'Plan Not Made',
+		]);
+		// No plan made: the campaign frees its claim and stops with the plan's reason.
+		const campaign = parseExample(CAMPAIGN);
+		expect(campaign.connections['Plan Made?'].main.map((outs) => outs[0].node)).toEqual([
+			'Release Claim',
 			'Release Claim After Error',
 		]);
+		expect(campaign.connections['Release Claim After Error'].main[0][0].node).toBe('List Not Read');
 	});
 
 	it.each(BATCHES)('%s: One Item per Recipient sends nobody and says so', (file) => {

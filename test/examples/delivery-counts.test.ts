@@ -34,7 +34,8 @@ function check(tables: Tables, sent: number, state = 'checked'): Json {
 		[{ json: {} }],
 		{
 			'Check Start': [{ json: { campaign: 'spring' } }],
-			'Plan Batches': [
+			// What the plan workflow hands back: Plan Batches' summary (its Plan Summary).
+			'Plan the Campaign': [
 				{
 					json: { kind: 'summary', state, sent, message: 'Campaign spring checked, nothing sent.' },
 				},

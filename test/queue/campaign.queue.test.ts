@@ -23,6 +23,7 @@ import {
 	type CampaignTable,
 	SMS_BATCH_FILE,
 	campaignWorkflow,
+	publishCampaign,
 	createCampaignFormLogin,
 	createCampaignKey,
 	failedRunMessages,
@@ -112,17 +113,26 @@ beforeAll(async () => {
 	await rest.activateWorkflow(
 		campaignWorkflow(SMS_BATCH_FILE, credential, { requestsPerSecond: 20 }, picked, owner()),
 	);
-	campaignWorkflowId = await rest.activateWorkflow(
-		campaignWorkflow(CAMPAIGN_FILE, credential, {}, picked, owner()),
+	const published = await publishCampaign(rest, credential, picked, owner());
+	campaignWorkflowId = published.campaignId;
+	// The same campaign set to SMS by its one setting, on a webhook and a form path of its own,
+	// with the same plan workflow.
+	await publishCampaign(
+		rest,
+		credential,
+		picked,
+		{ ...owner({ channel: 'sms' }), plan: published.planId },
+		(sms) => {
+			sms.name = `${String(sms.name)} (SMS)`;
+			for (const entry of sms.nodes as Array<{
+				name: string;
+				parameters: Record<string, unknown>;
+			}>) {
+				if (entry.name === 'Campaign Webhook') entry.parameters.path = SMS_CAMPAIGN_PATH;
+				if (entry.name === 'Campaign Form') entry.parameters.path = `${SMS_CAMPAIGN_PATH}-form`;
+			}
+		},
 	);
-	// The same campaign set to SMS by its one setting, on a webhook and a form path of its own.
-	const sms = campaignWorkflow(CAMPAIGN_FILE, credential, {}, picked, owner({ channel: 'sms' }));
-	sms.name = `${String(sms.name)} (SMS)`;
-	for (const entry of sms.nodes as Array<{ name: string; parameters: Record<string, unknown> }>) {
-		if (entry.name === 'Campaign Webhook') entry.parameters.path = SMS_CAMPAIGN_PATH;
-		if (entry.name === 'Campaign Form') entry.parameters.path = `${SMS_CAMPAIGN_PATH}-form`;
-	}
-	await rest.activateWorkflow(sms);
 	console.log(`campaign suite: cluster up in ${((Date.now() - suiteStarted) / 1000).toFixed(1)} s`);
 }, 600_000);
 
@@ -591,6 +601,7 @@ const underTest = {
 	putList: (name: string, rows: Array<{ phone: string; name: string }>, delayMs?: number) =>
 		lists.put(name, rows, delayMs),
 	listUrl: (name: string) => lists.url(name),
+	listReads: (name: string) => lists.reads(name),
 	sent: () => sandbox.state.sentMessages.map((message) => message.destination),
 	// Each worker runs one job at a time: starts posted together wait their turn.
 	startsRunAtOnce: false,

@@ -9,6 +9,7 @@ import {
 	BATCH_FILE,
 	CAMPAIGN_FILE,
 	campaignWorkflow,
+	publishCampaign,
 	createCampaignFormLogin,
 	createCampaignKey,
 	startListServer,
@@ -44,7 +45,7 @@ beforeAll(async () => {
 	await rest.activateWorkflow(
 		campaignWorkflow(BATCH_FILE, credential, { requestsPerSecond: 20 }, undefined, owner),
 	);
-	await rest.activateWorkflow(campaignWorkflow(CAMPAIGN_FILE, credential, {}, undefined, owner));
+	await publishCampaign(rest, credential, undefined, owner);
 	triggerUrl = await activateReplyWorkflow(rest, credential, cluster.mainUrl);
 }, 600_000);
 

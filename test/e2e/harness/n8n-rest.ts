@@ -19,6 +19,8 @@ export interface ExecutionSummary {
 export interface ExecutionDetail extends ExecutionSummary {
 	runData: RunData;
 	error?: Record<string, unknown>;
+	/** The execution's data as n8n stored it (flatted JSON): its length is what the write cost. */
+	data: string;
 }
 
 export class N8nRest {

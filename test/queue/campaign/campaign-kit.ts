@@ -15,6 +15,10 @@ import { EXAMPLES_DIR } from '../../e2e/workflows/examples';
 export const CAMPAIGN_FILE = 'campaign-100000-recipients.json';
 export const BATCH_FILE = 'campaign-batch-whatsapp-template.json';
 export const SMS_BATCH_FILE = 'campaign-batch-sms.json';
+/** The workflow the campaign's Plan the Campaign runs: list, record, plan, rows and posts. */
+export const PLAN_FILE = 'campaign-plan.json';
+/** The node of the campaign that runs the plan, where the owner picks the plan workflow. */
+export const PLAN_NODE = 'Plan the Campaign';
 export const CAMPAIGN_TABLE = 'smsleopard_campaigns';
 /** The opt-out list the campaign and its batches read (test/queue/campaign/opt-out-list.ts). */
 export const OPT_OUT_TABLE = 'smsleopard_opt_outs';
@@ -74,10 +78,26 @@ export function campaignWorkflow(
 	credential: Credential,
 	requestOptions: Record<string, unknown> = {},
 	tableForN8n1?: { id: string; n8nVersion: string; optOutId?: string },
-	options: { key?: Credential; formLogin?: Credential; settings?: CampaignSettings } = {},
+	options: {
+		key?: Credential;
+		formLogin?: Credential;
+		settings?: CampaignSettings;
+		/** The plan workflow's id, picked in Plan the Campaign (the campaign file only). */
+		plan?: string;
+	} = {},
 ): WorkflowJson {
 	const workflow = readCampaignExample(file);
 	for (const entry of workflow.nodes) {
+		if (entry.name === PLAN_NODE) {
+			// As the owner picks it from the list: the shipped file names none (ids differ per n8n).
+			if (options.plan === undefined) throw new Error(`${file}: give the plan workflow's id`);
+			entry.parameters.workflowId = {
+				__rl: true,
+				mode: 'list',
+				value: options.plan,
+				cachedResultName: 'SMSLeopard: plan a campaign',
+			};
+		}
 		// n8n 1.x finds no data table by name: the README has the user pick it from the list in each
 		// Data table node, which stores its id.
 		const dataTable = entry.parameters.dataTableId as { value?: string } | undefined;
@@ -122,6 +142,31 @@ export function campaignWorkflow(
 		}
 	}
 	return workflow;
+}
+
+/**
+ * The campaign as its owner sets it up: the plan workflow published first, then the campaign
+ * (with `options`) picking it in Plan the Campaign. Returns both ids.
+ */
+export async function publishCampaign(
+	rest: N8nRest,
+	credential: Credential,
+	tableForN8n1: Parameters<typeof campaignWorkflow>[3],
+	options: Parameters<typeof campaignWorkflow>[4] & object,
+	change: (workflow: WorkflowJson) => void = () => {},
+): Promise<{ campaignId: string; planId: string }> {
+	// n8n 2 runs a sub-workflow's published version; n8n 1 runs it as saved, and cannot publish a
+	// workflow whose only trigger is Execute Workflow Trigger.
+	const save = tableForN8n1?.n8nVersion.startsWith('1.') ? 'saveWorkflow' : 'activateWorkflow';
+	const planId =
+		options.plan ??
+		(await rest[save](campaignWorkflow(PLAN_FILE, credential, {}, tableForN8n1, options)));
+	const workflow = campaignWorkflow(CAMPAIGN_FILE, credential, {}, tableForN8n1, {
+		...options,
+		plan: planId,
+	});
+	change(workflow);
+	return { campaignId: await rest.activateWorkflow(workflow), planId };
 }
 
 /** The path of the example's Webhook or Form Trigger (its path is an option) named `name`. */
@@ -220,11 +265,16 @@ export async function startListServer(): Promise<{
 	url(name: string): string;
 	/** `delayMs`: the list answers that late, as a large sheet does (runs that read it overlap). */
 	put(name: string, rows: Array<{ phone: string; name: string }>, delayMs?: number): void;
+	/** How many times `name` was asked for (found or not). */
+	reads(name: string): number;
 	stop(): Promise<void>;
 }> {
 	const lists = new Map<string, { csv: string; delayMs: number }>();
+	const reads = new Map<string, number>();
 	const server: Server = createServer((request, response) => {
-		const list = lists.get(String(request.url).replace(/^\/|\.csv$/g, ''));
+		const name = String(request.url).replace(/^\/|\.csv$/g, '');
+		reads.set(name, (reads.get(name) ?? 0) + 1);
+		const list = lists.get(name);
 		setTimeout(() => {
 			response.writeHead(list === undefined ? 404 : 200, { 'content-type': 'text/csv' });
 			response.end(list?.csv ?? 'no such list');
@@ -239,6 +289,7 @@ export async function startListServer(): Promise<{
 				csv: ['phone,name', ...rows.map((row) => `${row.phone},${row.name}`)].join('\n'),
 				delayMs,
 			}),
+		reads: (name) => reads.get(name) ?? 0,
 		stop: () => new Promise<void>((resolve) => server.close(() => resolve())),
 	};
 }

@@ -14,6 +14,8 @@ export interface CampaignUnderTest {
 	/** Serves `name` as the CSV at listUrl(name). */
 	putList(name: string, rows: Array<{ phone: string; name: string }>, delayMs?: number): void;
 	listUrl(name: string): string;
+	/** How many times the list `name` was read (the plan reads it once per run). */
+	listReads(name: string): number;
 	/** Every destination the sandbox sent to since the test began. */
 	sent(): string[];
 	/**
