@@ -893,6 +893,26 @@ test('the shipped trigger workflow opens with no node flagged and none on a note
 	await closeNode(page);
 });
 
+test('the shipped campaign imported as it is: n8n marks Plan the Campaign, and only it, until the plan is picked', async () => {
+	const rest = await N8nRest.signedIn(editor.server.url);
+	const key = await createCampaignKey(rest);
+	const formLogin = await createCampaignFormLogin(rest);
+	const workflow = campaignWorkflow(CAMPAIGN_FILE, DEMO_CREDENTIAL, {}, undefined, {
+		key,
+		formLogin,
+		plan: '',
+	});
+	const id = await rest.saveWorkflow(workflow);
+	await openWorkflow(page, editor.server.url, id, 'Plan the Campaign');
+	const flagged = page
+		.locator('[data-test-id="canvas-node"]')
+		.filter({ has: page.locator('[data-test-id="node-issues"]') });
+	await flagged.first().waitFor();
+	expect(await flagged.count()).toBe(1);
+	expect(await flagged.first().innerText()).toContain('Plan the Campaign');
+	await screenshot(page, `${ARTIFACTS}/14-campaign-plan-not-picked.png`);
+});
+
 test.each([
 	[CAMPAIGN_FILE, 'Plan the Campaign'],
 	[PLAN_FILE, 'Plan Batches'],

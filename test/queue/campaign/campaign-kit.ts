@@ -82,7 +82,7 @@ export function campaignWorkflow(
 		key?: Credential;
 		formLogin?: Credential;
 		settings?: CampaignSettings;
-		/** The plan workflow's id, picked in Plan the Campaign (the campaign file only). */
+		/** The plan workflow's id, picked in Plan the Campaign (the campaign file only; '' none). */
 		plan?: string;
 	} = {},
 ): WorkflowJson {
@@ -90,13 +90,15 @@ export function campaignWorkflow(
 	for (const entry of workflow.nodes) {
 		if (entry.name === PLAN_NODE) {
 			// As the owner picks it from the list: the shipped file names none (ids differ per n8n).
+			// '' leaves it as shipped: nothing picked.
 			if (options.plan === undefined) throw new Error(`${file}: give the plan workflow's id`);
-			entry.parameters.workflowId = {
-				__rl: true,
-				mode: 'list',
-				value: options.plan,
-				cachedResultName: 'SMSLeopard: plan a campaign',
-			};
+			if (options.plan !== '')
+				entry.parameters.workflowId = {
+					__rl: true,
+					mode: 'list',
+					value: options.plan,
+					cachedResultName: 'SMSLeopard: plan a campaign',
+				};
 		}
 		// n8n 1.x finds no data table by name: the README has the user pick it from the list in each
 		// Data table node, which stores its id.
