@@ -90,6 +90,11 @@ export interface CampaignInARow {
 	refused429: number;
 	/** Peak RSS of each worker's process group and the main's, in MB, during this campaign. */
 	peaksMb: Record<string, number>;
+	/**
+	 * Each group's peak sample: [seconds into the campaign, MB, n8n's MB, its task runner's], so a
+	 * peak at the start (the plan) tells apart from one while sending.
+	 */
+	peakSamples: Record<string, [number, number, number, number]>;
 }
 
 export interface Shared {
@@ -203,6 +208,16 @@ export interface CaseRun {
 
 const peaksOf = (groups: Record<string, GroupPeak>): Record<string, number> =>
 	Object.fromEntries(Object.entries(groups).map(([name, peak]) => [name, Math.round(peak.peakMb)]));
+const peakSamplesOf = (groups: Record<string, GroupPeak>) =>
+	Object.fromEntries(
+		Object.entries(groups).map(([name, peak]) => [
+			name,
+			peak.timeline.reduce<[number, number, number, number]>(
+				(top, sample) => (sample[1] > top[1] ? sample : top),
+				[0, 0, 0, 0],
+			),
+		]),
+	);
 
 const tally = (values: string[]) =>
 	values.reduce<Record<string, number>>(
@@ -625,6 +640,7 @@ export async function runCase(spec: CaseSpec, count: number, shared: Shared): Pr
 						doubled: stats.doubles,
 						refused429: stats.refused429,
 						peaksMb: peaksOf(groups),
+						peakSamples: peakSamplesOf(groups),
 					},
 					groups: [...cluster.workers, { name: 'main', pid: cluster.main.pid }],
 					run: async (campaign) => {
@@ -714,7 +730,9 @@ async function campaignsInARow(
 	options: {
 		first: CampaignInARow;
 		groups: Array<{ name: string; pid: number | undefined }>;
-		run: (campaign: number) => Promise<Omit<CampaignInARow, 'campaign' | 'peaksMb'>>;
+		run: (
+			campaign: number,
+		) => Promise<Omit<CampaignInARow, 'campaign' | 'peaksMb' | 'peakSamples'>>;
 		log(message: string): void;
 	},
 ): Promise<CampaignInARow[]> {
@@ -724,16 +742,22 @@ async function campaignsInARow(
 		for (const group of options.groups) sampler.add(group.name, group.pid);
 		sampler.start();
 		let peaks: Record<string, GroupPeak> = {};
-		let outcome: Omit<CampaignInARow, 'campaign' | 'peaksMb'>;
+		let outcome: Omit<CampaignInARow, 'campaign' | 'peaksMb' | 'peakSamples'>;
 		try {
 			outcome = await options.run(campaign);
 		} finally {
 			peaks = sampler.stop();
 		}
-		const each = { campaign, ...outcome, peaksMb: peaksOf(peaks) };
+		const each = {
+			campaign,
+			...outcome,
+			peaksMb: peaksOf(peaks),
+			peakSamples: peakSamplesOf(peaks),
+		};
 		series.push(each);
 		options.log(
-			`campaign ${campaign} of ${total}: ${each.wallS.toFixed(1)} s, peaks ${JSON.stringify(each.peaksMb)} MB`,
+			`campaign ${campaign} of ${total}: ${each.wallS.toFixed(1)} s, peaks ${JSON.stringify(each.peaksMb)} MB, ` +
+				`at [s, MB, n8n, runner] ${JSON.stringify(each.peakSamples)}`,
 		);
 	}
 	return series;
