@@ -15,6 +15,7 @@ import {
 	campaignTableColumns,
 	campaignWorkflow,
 	publishCampaign,
+	onOwnPaths,
 	createCampaignFormLogin,
 	createCampaignKey,
 	failedRunMessages,
@@ -202,19 +203,12 @@ describe.each(selectedVersions().filter((version) => !version.startsWith('1.')))
 				undefined,
 				{ key, formLogin, plan, settings: { callerMaySetListLink: true } },
 				(workflow) => {
-					workflow.name = `${String(workflow.name)} (${name})`;
+					onOwnPaths(workflow, name, `campaign-${name}`);
 					if (keep)
 						workflow.settings = {
 							...(workflow.settings as object),
 							saveDataSuccessExecution: 'all',
 						};
-					for (const entry of workflow.nodes as Array<{
-						name: string;
-						parameters: Record<string, unknown>;
-					}>) {
-						if (entry.name === 'Campaign Webhook') entry.parameters.path = `campaign-${name}`;
-						if (entry.name === 'Campaign Form') entry.parameters.path = `campaign-${name}-form`;
-					}
 				},
 			);
 			return {
@@ -286,15 +280,7 @@ describe.each(selectedVersions().filter((version) => !version.startsWith('1.')))
 				formLogin,
 				settings: { callerMaySetListLink: true },
 			});
-			earlier.name = `${String(earlier.name)} (earlier version)`;
-			for (const entry of earlier.nodes as Array<{
-				name: string;
-				parameters: Record<string, unknown>;
-			}>) {
-				if (entry.name === 'Campaign Webhook') entry.parameters.path = 'campaign-earlier';
-				if (entry.name === 'Campaign Form') entry.parameters.path = 'campaign-earlier-form';
-			}
-			await n8n.rest.activateWorkflow(earlier);
+			await n8n.rest.activateWorkflow(onOwnPaths(earlier, 'earlier version', 'campaign-earlier'));
 			const list = people(50, '+2547960');
 			lists.put('upgraded-first', list.slice(0, 30));
 			lists.put('upgraded', list);

@@ -24,6 +24,7 @@ import {
 	SMS_BATCH_FILE,
 	campaignWorkflow,
 	publishCampaign,
+	onOwnPaths,
 	createCampaignFormLogin,
 	createCampaignKey,
 	failedRunMessages,
@@ -122,16 +123,7 @@ beforeAll(async () => {
 		credential,
 		picked,
 		{ ...owner({ channel: 'sms' }), plan: published.planId },
-		(sms) => {
-			sms.name = `${String(sms.name)} (SMS)`;
-			for (const entry of sms.nodes as Array<{
-				name: string;
-				parameters: Record<string, unknown>;
-			}>) {
-				if (entry.name === 'Campaign Webhook') entry.parameters.path = SMS_CAMPAIGN_PATH;
-				if (entry.name === 'Campaign Form') entry.parameters.path = `${SMS_CAMPAIGN_PATH}-form`;
-			}
-		},
+		(sms) => onOwnPaths(sms, 'SMS', SMS_CAMPAIGN_PATH),
 	);
 	console.log(`campaign suite: cluster up in ${((Date.now() - suiteStarted) / 1000).toFixed(1)} s`);
 }, 600_000);

@@ -171,6 +171,19 @@ export async function publishCampaign(
 	return { campaignId: await rest.activateWorkflow(workflow), planId };
 }
 
+/**
+ * The campaign renamed with `suffix` and moved to webhook path `path` (its form to `path`-form), so
+ * a variant of it can be published beside the campaign as shipped.
+ */
+export function onOwnPaths(workflow: WorkflowJson, suffix: string, path: string): WorkflowJson {
+	workflow.name = `${String(workflow.name)} (${suffix})`;
+	for (const entry of workflow.nodes as ExampleNode[]) {
+		if (entry.name === 'Campaign Webhook') entry.parameters.path = path;
+		if (entry.name === 'Campaign Form') entry.parameters.path = `${path}-form`;
+	}
+	return workflow;
+}
+
 /** The path of the example's Webhook or Form Trigger (its path is an option) named `name`. */
 export function webhookPath(file: string, name: string): string {
 	const found = readCampaignExample(file).nodes.find((entry) => entry.name === name);
