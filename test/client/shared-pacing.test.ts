@@ -2,7 +2,15 @@
 // (account-pacers.ts). On a virtual clock against every sandbox limiter model, the same code as in
 // n8n: 10 executions of 200 sends each, 10 in parallel each, finish within 1.2 x 2,000 / limit,
 // with no item failed and none sent twice.
-import { AccountPacers, limitAtJoin } from '../../nodes/SmsLeopard/client/http/account-pacers';
+import { z } from 'zod';
+import {
+	AccountPacers,
+	type PacerLease,
+	limitAtJoin,
+} from '../../nodes/SmsLeopard/client/http/account-pacers';
+import { type ApiCall, ApiCaller } from '../../nodes/SmsLeopard/client/http/api-caller';
+import { DEFAULT_RETRY } from '../../nodes/SmsLeopard/client/http/retry';
+import type { Transport } from '../../nodes/SmsLeopard/client/http/transport';
 import { Pacer } from '../../nodes/SmsLeopard/client/http/pacing';
 import { type LimiterSettings, busiestWindow } from '../sandbox/limiters';
 import {
@@ -283,6 +291,74 @@ describe('turns: the first batch of a process sends first', () => {
 		}
 		await Promise.all(all);
 		expect(order).toEqual(['first', 'first', 'first', 'second', 'second', 'second']);
+		first.leave();
+		second.leave();
+	});
+
+	it("a batch's reads (its template listing) go ahead of the sends of the batch before it, and its sends after them", async () => {
+		let now = 0;
+		const sleeps: Array<() => void> = [];
+		const pacers = new AccountPacers();
+		const create = (parallelCalls: number) =>
+			new Pacer(
+				async (ms) =>
+					await new Promise<void>((resolve) => {
+						sleeps.push(() => {
+							now += ms;
+							resolve();
+						});
+					}),
+				{ parallelCalls, requestsPerSecond: 100, now: () => now },
+			);
+		const limit = { share: 50, limit: 100 };
+		const order: string[] = [];
+		const transport: Transport = {
+			request: async (request) => {
+				order.push(`${request.method} ${request.url.split('/').pop()}`);
+				return { status: 200, headers: {}, body: {} };
+			},
+		};
+		const callerOf = (lease: PacerLease) =>
+			new ApiCaller({
+				transport,
+				chatUrl: 'https://chat.example.test',
+				contactsUrl: 'https://api.example.test',
+				sleep: async () => {},
+				retry: DEFAULT_RETRY,
+				pacer: lease.pacer,
+			});
+		const call = (method: 'GET' | 'POST', name: string): ApiCall<unknown> => ({
+			operation: name,
+			host: 'chat',
+			method,
+			path: `/${name}`,
+			idempotent: method === 'GET',
+			response: z.unknown(),
+		});
+		const first = pacers.join('account A', 2, create, limit);
+		const second = pacers.join('account A', 2, create, limit);
+		const sending = callerOf(first);
+		const next = callerOf(second);
+		// The batch sending has its next sends waiting; the next batch asks for its listing, then
+		// sends.
+		const all = [
+			...['send-1', 'send-2', 'send-3', 'send-4'].map(
+				async (name) => await sending.call(call('POST', name)),
+			),
+			(async () => {
+				await next.call(call('GET', 'templates'));
+				await next.call(call('POST', 'next-send'));
+			})(),
+		];
+		for (let step = 0; step < 40 && order.length < 6; step += 1) {
+			await new Promise((resolve) => setImmediate(resolve));
+			sleeps.shift()?.();
+		}
+		await Promise.all(all);
+		// Behind the batch before it (its turn), the listing waited for all four sends.
+		expect(order.indexOf('GET templates')).toBeLessThan(order.indexOf('POST send-4'));
+		expect(order.indexOf('GET templates')).toBeLessThanOrEqual(1);
+		expect(order.indexOf('POST next-send')).toBe(order.length - 1);
 		first.leave();
 		second.leave();
 	});

@@ -122,7 +122,7 @@ export class AccountPacers {
 		return {
 			shared: pacer,
 			pacer: {
-				wait: async () => await pacer.wait(turn),
+				wait: async (callTurn?: number) => await pacer.wait(callTurn ?? turn),
 				finished: (ticket, outcome) => pacer.finished(ticket, outcome),
 				pause: (ms) => pacer.pause(ms),
 			},

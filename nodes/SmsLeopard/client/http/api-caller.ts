@@ -12,7 +12,7 @@ import {
 	SmsLeopardRateLimitError,
 	SmsLeopardResponseError,
 } from './errors';
-import { type CallOutcome, Pacer, type PacerTurns } from './pacing';
+import { type CallOutcome, Pacer, type PacerTurns, READ_TURN } from './pacing';
 import { type RetryOptions, type Sleep, withRetries } from './retry';
 import type { HttpMethod, RequestBody, Transport, TransportResponse } from './transport';
 import { changesSomething, stampSendState } from './send-state';
@@ -97,9 +97,12 @@ export class ApiCaller {
 		// Once an attempt may have acted, the call may have: a retry refused with a 4xx (a 404 for a
 		// contact the lost first DELETE removed) does not make it "not sent".
 		let mayHaveActed = false;
+		const changes = changesSomething(call.method);
 		return await withRetries(
 			async () => {
-				const ticket = await this.pacer.wait();
+				// A read goes ahead of any batch waiting its turn (READ_TURN), so the next batch's
+				// listing does not wait for the last send of the batch before it.
+				const ticket = await this.pacer.wait(changes ? undefined : READ_TURN);
 				const outcome = await settle(async () => await this.attempt(call));
 				this.pacer.finished(ticket, outcome.ok ? 'answered' : outcomeOf(outcome.error));
 				if (!outcome.ok) {

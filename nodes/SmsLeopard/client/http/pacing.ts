@@ -39,8 +39,21 @@ export interface PacerOptions {
 	waitBriefly?: (ms: number) => void;
 }
 
-/** What a caller of the pacer uses: its own turns, and what its calls tell the pacer. */
+/**
+ * What a caller of the pacer uses: its own turns, and what its calls tell the pacer. A caller
+ * sharing the pacer waits in its execution's turn unless it passes one (READ_TURN).
+ */
 export type PacerTurns = Pick<Pacer, 'wait' | 'finished' | 'pause'>;
+
+/**
+ * The turn of a call that changes nothing (a listing of senders or templates): ahead of every
+ * campaign batch waiting its turn. A worker's next batch checks its items against the template
+ * listing before its first send; when the listing it kept had run out (Keep Listings, 60 s), the
+ * request for a fresh one waited behind every send of the batch before it, and the worker sent
+ * nothing for about 0.2 s after that batch's last send, once a minute on each worker (the campaign
+ * bench with the pacer's starts logged, 2026-11-30).
+ */
+export const READ_TURN = 0;
 
 /** A call's start, handed back to `finished` when its answer (or failure) is in. */
 export type CallTicket = {
