@@ -257,22 +257,37 @@ describe('executions sharing the limit (a campaign’s batches)', () => {
 	});
 });
 
+/**
+ * One process's account pacers on a clock that moves only when `stepUntil` lets the next sleep end,
+ * so the order in which waiting calls get their starts is all a test sees.
+ */
+function twoBatchesOfOneProcess() {
+	let now = 0;
+	const sleeps: Array<() => void> = [];
+	const pacers = new AccountPacers();
+	const create = (parallelCalls: number) =>
+		new Pacer(
+			async (ms) =>
+				await new Promise<void>((resolve) => {
+					sleeps.push(() => {
+						now += ms;
+						resolve();
+					});
+				}),
+			{ parallelCalls, requestsPerSecond: 100, now: () => now },
+		);
+	const stepUntil = async (done: () => boolean) => {
+		for (let step = 0; step < 40 && !done(); step += 1) {
+			await new Promise((resolve) => setImmediate(resolve));
+			sleeps.shift()?.();
+		}
+	};
+	return { pacers, create, stepUntil };
+}
+
 describe('turns: the first batch of a process sends first', () => {
 	it("gives each start to the batch that joined first while it has a call waiting, and the next batch's calls the starts it leaves", async () => {
-		let now = 0;
-		const sleeps: Array<() => void> = [];
-		const pacers = new AccountPacers();
-		const create = (parallelCalls: number) =>
-			new Pacer(
-				async (ms) =>
-					await new Promise<void>((resolve) => {
-						sleeps.push(() => {
-							now += ms;
-							resolve();
-						});
-					}),
-				{ parallelCalls, requestsPerSecond: 100, now: () => now },
-			);
+		const { pacers, create, stepUntil } = twoBatchesOfOneProcess();
 		const limit = { share: 50, limit: 100 };
 		const first = pacers.join('account A', 2, create, limit);
 		const second = pacers.join('account A', 2, create, limit);
@@ -285,10 +300,7 @@ describe('turns: the first batch of a process sends first', () => {
 			});
 		// The later batch asks first: the earlier one still goes first, all of it.
 		const all = [...calls(second, 'second', 3), ...calls(first, 'first', 3)];
-		for (let step = 0; step < 20 && order.length < 6; step += 1) {
-			await new Promise((resolve) => setImmediate(resolve));
-			sleeps.shift()?.();
-		}
+		await stepUntil(() => order.length >= 6);
 		await Promise.all(all);
 		expect(order).toEqual(['first', 'first', 'first', 'second', 'second', 'second']);
 		first.leave();
@@ -296,20 +308,7 @@ describe('turns: the first batch of a process sends first', () => {
 	});
 
 	it("a batch's reads (its template listing) go ahead of the sends of the batch before it, and its sends after them", async () => {
-		let now = 0;
-		const sleeps: Array<() => void> = [];
-		const pacers = new AccountPacers();
-		const create = (parallelCalls: number) =>
-			new Pacer(
-				async (ms) =>
-					await new Promise<void>((resolve) => {
-						sleeps.push(() => {
-							now += ms;
-							resolve();
-						});
-					}),
-				{ parallelCalls, requestsPerSecond: 100, now: () => now },
-			);
+		const { pacers, create, stepUntil } = twoBatchesOfOneProcess();
 		const limit = { share: 50, limit: 100 };
 		const order: string[] = [];
 		const transport: Transport = {
@@ -350,10 +349,7 @@ describe('turns: the first batch of a process sends first', () => {
 				await next.call(call('POST', 'next-send'));
 			})(),
 		];
-		for (let step = 0; step < 40 && order.length < 6; step += 1) {
-			await new Promise((resolve) => setImmediate(resolve));
-			sleeps.shift()?.();
-		}
+		await stepUntil(() => order.length >= 6);
 		await Promise.all(all);
 		// Behind the batch before it (its turn), the listing waited for all four sends.
 		expect(order.indexOf('GET templates')).toBeLessThan(order.indexOf('POST send-4'));
