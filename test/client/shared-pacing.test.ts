@@ -351,7 +351,8 @@ describe('turns: the first batch of a process sends first', () => {
 		];
 		await stepUntil(() => order.length >= 6);
 		await Promise.all(all);
-		// Behind the batch before it (its turn), the listing waited for all four sends.
+		// In its batch's turn the listing would come after all four sends; ahead of them it comes
+		// first or second (one send may have had its start already).
 		expect(order.indexOf('GET templates')).toBeLessThan(order.indexOf('POST send-4'));
 		expect(order.indexOf('GET templates')).toBeLessThanOrEqual(1);
 		expect(order.indexOf('POST next-send')).toBe(order.length - 1);
