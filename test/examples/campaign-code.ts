@@ -110,8 +110,9 @@ export function runPlan({ recipients, rows = [], optOuts = [], settings = {} }: 
 }
 
 /**
- * A batch workflow's One Item per Recipient right after Take Batch took `recipients` (its row) and
- * Read Opt-Outs read `optOuts`: the items it hands to the send.
+ * A batch workflow's Who Gets the Message right after Take Batch took `recipients` (its row) and
+ * Read Opt-Outs read `optOuts`: the one item Send, Skip or Stop routes (`recipients` when there is
+ * someone to send to, or why not).
  */
 export function runBatchRecipients(
 	file: string,
@@ -121,7 +122,7 @@ export function runBatchRecipients(
 	/** What Read Opt-Outs output instead of the rows (what it outputs when it failed). */
 	readOutput?: Items,
 ): Items {
-	return runCode(codeOf(file, 'One Item per Recipient'), {
+	return runCode(codeOf(file, 'Who Gets the Message'), {
 		'Take Batch': [
 			{ json: { status: 'sending (execution 41)', recipients: recipients.join(',') } },
 		],

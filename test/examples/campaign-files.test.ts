@@ -148,7 +148,7 @@ describe.each(BATCHES)('examples/%s as the batch workflow', (file) => {
 		expect((take.parameters.columns as { value: unknown }).value).toEqual({
 			status: "={{ 'sending (execution ' + $execution.id + ')' }}",
 		});
-		expect(String(byName(workflow, 'One Item per Recipient').parameters.jsCode)).toContain(
+		expect(String(byName(workflow, 'Who Gets the Message').parameters.jsCode)).toContain(
 			'`sending (execution ${$execution.id})`',
 		);
 	});

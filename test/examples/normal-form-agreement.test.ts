@@ -22,7 +22,7 @@ import {
 
 const COPIES: Array<[string, string]> = [
 	[CAMPAIGN, 'Plan Batches'],
-	...BATCHES.map((file): [string, string] => [file, 'One Item per Recipient']),
+	...BATCHES.map((file): [string, string] => [file, 'Who Gets the Message']),
 	[SMS_FALLBACK, 'People to Send'],
 	// The deliveries' phone column (docs/deliveries.md): written by the batch and for unknown reports.
 	...BATCHES.map((file): [string, string] => [file, 'Delivery Rows']),
