@@ -37,9 +37,8 @@ const tarball = packedForThisFile();
 /** The campaign as shipped before its plan moved to a workflow of its own (one file). */
 const EARLIER_CAMPAIGN =
 	'../test/fixtures/example-workflows/before-plan-workflow/campaign-100000-recipients.json';
-/** The template batch workflow as shipped before One Item per Recipient became n8n's Split Out. */
-const EARLIER_BATCH =
-	'../test/fixtures/example-workflows/before-split-out/campaign-batch-whatsapp-template.json';
+/** The batch workflows as shipped before One Item per Recipient became n8n's Split Out. */
+const EARLIER_BATCHES = '../test/fixtures/example-workflows/before-split-out';
 
 // The campaign creates its table with n8n 2's Data table node (n8n 1.x: by hand, see its note).
 describe.each(selectedVersions().filter((version) => !version.startsWith('1.')))(
@@ -307,58 +306,70 @@ describe.each(selectedVersions().filter((version) => !version.startsWith('1.')))
 			});
 		});
 
-		it("a batch workflow imported before One Item per Recipient became a Split Out still sends today's campaign: everyone once, each batch recorded done", async () => {
-			const key = await createCampaignKey(n8n.rest);
-			const formLogin = await createCampaignFormLogin(n8n.rest);
-			const batch = campaignWorkflow(
-				EARLIER_BATCH,
-				n8n.credential,
-				{ requestsPerSecond: 200 },
-				undefined,
-				{
-					key,
-				},
-			);
-			batch.name = `${String(batch.name)} (earlier version)`;
-			// Its runs kept, so the test sees that the earlier file sent (as shipped it keeps none).
-			batch.settings = { ...(batch.settings as object), saveDataSuccessExecution: 'all' };
-			for (const entry of batch.nodes as Array<{
-				name: string;
-				parameters: Record<string, unknown>;
-			}>)
-				if (entry.name === 'Batch Webhook') entry.parameters.path = 'batch-earlier';
-			const batchId = await n8n.rest.activateWorkflow(batch);
-			await publishCampaign(
-				n8n.rest,
-				n8n.credential,
-				undefined,
-				{
-					key,
-					formLogin,
-					settings: {
-						callerMaySetListLink: true,
-						batchSize: 20,
-						batchWorkflowUrl: `${n8n.server.url}/webhook/batch-earlier`,
-					},
-				},
-				(workflow) => onOwnPaths(workflow, 'earlier batches', 'campaign-earlier-batches'),
-			);
-			lists.put('earlier-batches', people(50, '+2547970'));
-			const answer = await postJson(`${n8n.server.url}/webhook/campaign-earlier-batches`, {
-				campaign: 'earlier-batches',
-				recipientsUrl: lists.url('earlier-batches'),
-			});
-			expect(answer.status).toBe(202);
-			const table = await settled('earlier-batches');
-			expect(sendsTo('2547970')).toEqual(Array(50).fill(1));
-			const rows = (await table.rows('earlier-batches')).filter((row) => row.batch !== 'claim');
-			expect(rows.map((row) => [row.status, row.sentCount]).sort()).toEqual([
-				['done', 10],
-				['done', 20],
-				['done', 20],
-			]);
-			expect(await n8n.rest.executionCount(batchId)).toBe(3);
-		});
+		it.each([
+			['whatsapp', 'campaign-batch-whatsapp-template.json', '2547970'],
+			['sms', 'campaign-batch-sms.json', '2547971'],
+		] as const)(
+			"a %s batch workflow imported before One Item per Recipient became a Split Out still sends today's campaign: everyone once, each batch recorded done",
+			async (channel, file, prefix) => {
+				const key = await createCampaignKey(n8n.rest);
+				const formLogin = await createCampaignFormLogin(n8n.rest);
+				const path = `batch-earlier-${channel}`;
+				const batch = onOwnPaths(
+					campaignWorkflow(
+						`${EARLIER_BATCHES}/${file}`,
+						n8n.credential,
+						{
+							requestsPerSecond: 200,
+						},
+						undefined,
+						{ key },
+					),
+					'earlier version',
+					path,
+				);
+				// Its runs kept, so the test sees that the earlier file sent (as shipped it keeps none).
+				batch.settings = { ...(batch.settings as object), saveDataSuccessExecution: 'all' };
+				const batchId = await n8n.rest.activateWorkflow(batch);
+				const settings = {
+					callerMaySetListLink: true,
+					channel,
+					batchSize: 20,
+					batchWorkflowUrl: `${n8n.server.url}/webhook/${path}`,
+				};
+				await publishCampaign(
+					n8n.rest,
+					n8n.credential,
+					undefined,
+					{ key, formLogin, settings },
+					(workflow) => onOwnPaths(workflow, `earlier ${channel} batches`, `campaign-${path}`),
+				);
+				const campaign = `earlier-batches-${channel}`;
+				lists.put(campaign, people(50, `+${prefix}`));
+				const answer = await postJson(`${n8n.server.url}/webhook/campaign-${path}`, {
+					campaign,
+					recipientsUrl: lists.url(campaign),
+				});
+				expect(answer.status).toBe(202);
+				const table = await settled(campaign);
+				const destinations =
+					channel === 'sms'
+						? n8n.sandbox.state.smsMessages.map((message) => message.number)
+						: sent();
+				expect(
+					[...sendsPerPhone(destinations)]
+						.filter(([phone]) => phone.startsWith(prefix))
+						.map(([, times]) => times),
+				).toEqual(Array(50).fill(1));
+				const rows = (await table.rows(campaign)).filter((row) => row.batch !== 'claim');
+				expect(rows.map((row) => [row.status, row.sentCount]).sort()).toEqual([
+					['done', 10],
+					['done', 20],
+					['done', 20],
+				]);
+				expect(await n8n.rest.executionCount(batchId)).toBe(3);
+			},
+		);
 
 		it('the Campaign Form: without its Basic Auth login 401 and nothing starts; with it the campaign runs and everyone is sent once', async () => {
 			const list = people(30, '+2547950');

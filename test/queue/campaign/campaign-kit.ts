@@ -172,13 +172,14 @@ export async function publishCampaign(
 }
 
 /**
- * The campaign renamed with `suffix` and moved to webhook path `path` (its form to `path`-form), so
- * a variant of it can be published beside the campaign as shipped.
+ * The campaign (or a batch workflow) renamed with `suffix` and moved to webhook path `path` (its
+ * form to `path`-form), so a variant of it can be published beside the one as shipped.
  */
 export function onOwnPaths(workflow: WorkflowJson, suffix: string, path: string): WorkflowJson {
 	workflow.name = `${String(workflow.name)} (${suffix})`;
 	for (const entry of workflow.nodes as ExampleNode[]) {
-		if (entry.name === 'Campaign Webhook') entry.parameters.path = path;
+		if (entry.name === 'Campaign Webhook' || entry.name === 'Batch Webhook')
+			entry.parameters.path = path;
 		if (entry.name === 'Campaign Form') entry.parameters.path = `${path}-form`;
 	}
 	return workflow;
