@@ -174,6 +174,23 @@ describe('AccountPacers', () => {
 		expect(pacers.size).toBe(2);
 	});
 
+	it('tells an execution whether another one of its account uses the pacer now', () => {
+		const pacers = new AccountPacers();
+		const first = pacers.join('account A', 10, create, NO_LIMIT);
+		const elsewhere = pacers.join('account B', 10, create, NO_LIMIT);
+		expect(first.othersUsingIt()).toBe(false);
+		const second = pacers.join('account A', 10, create, NO_LIMIT);
+		expect(first.othersUsingIt()).toBe(true);
+		expect(second.othersUsingIt()).toBe(true);
+		second.leave();
+		expect(first.othersUsingIt()).toBe(false);
+		// One that left uses it no more; the one still there does.
+		expect(second.othersUsingIt()).toBe(true);
+		first.leave();
+		elsewhere.leave();
+		expect(pacers.size).toBe(0);
+	});
+
 	it('keeps nothing once every execution left, and a second leave changes nothing', () => {
 		const pacers = new AccountPacers();
 		const first = pacers.join('account A', 10, create, NO_LIMIT);

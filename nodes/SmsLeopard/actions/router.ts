@@ -120,7 +120,7 @@ async function runItems(
 		const { prepare } = handler;
 		if (prepare) {
 			// Another execution of this process may be sending meanwhile: let it (let-others-run.ts).
-			const letOthersRun = pauseEvery();
+			const letOthersRun = pauseEvery({ othersSending: () => state.client.othersSendingBeside() });
 			await runPool(items.length, workers, false, async (itemIndex) => {
 				await letOthersRun();
 				const ran = await settle(async () => await prepare.call(this, itemIndex, state));

@@ -197,6 +197,14 @@ export class SmsLeopardClient {
 		});
 	}
 
+	/**
+	 * Whether another client of the account in this process shares this one's pacer now: a
+	 * campaign worker's other batch, which may be sending while this one prepares.
+	 */
+	othersSendingBeside(): boolean {
+		return this.pacerLease?.othersUsingIt() ?? false;
+	}
+
 	/** Done with this client: a shared pacer is left for the account's other clients. */
 	close(): void {
 		this.pacerLease?.leave();

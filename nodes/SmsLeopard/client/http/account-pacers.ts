@@ -32,6 +32,8 @@ export interface PacerLease {
 	readonly shared: Pacer;
 	/** The execution is done with the pacer; the last to leave removes it. */
 	leave(): void;
+	/** Whether another execution of the process uses the pacer now (it may be sending). */
+	othersUsingIt(): boolean;
 }
 
 interface Entry {
@@ -126,6 +128,7 @@ export class AccountPacers {
 				finished: (ticket, outcome) => pacer.finished(ticket, outcome),
 				pause: (ms) => pacer.pause(ms),
 			},
+			othersUsingIt: () => joined.members > (left ? 0 : 1),
 			leave: () => {
 				if (left) return;
 				left = true;
