@@ -598,6 +598,8 @@ export async function runCase(spec: CaseSpec, count: number, shared: Shared): Pr
 		const batchWorkflowId = Object.keys(workflowNames).find((id) => workflowNames[id] === 'batch');
 		if (batchWorkflowId) printNodeTimes(db, batchWorkflowId);
 		if (spec.shape === 'campaign') printNodeTimes(db, triggerId, 'the campaign (its opening)');
+		const planWorkflowId = Object.keys(workflowNames).find((id) => workflowNames[id] === 'plan');
+		if (planWorkflowId) printNodeTimes(db, planWorkflowId, 'the plan');
 		const workers = Object.fromEntries(
 			Object.entries(groups).filter(([name]) => name.startsWith('worker')),
 		);
