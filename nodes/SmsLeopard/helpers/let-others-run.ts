@@ -57,7 +57,8 @@ export function pauseEvery(options: PauseOptions = {}): () => Promise<void> {
 	return async () => {
 		if (pausing) return await pausing;
 		since += 1;
-		if (since < items && !(now() - heldSince >= holdMs && othersSending())) return;
+		// Who else sends is asked first: a lone check reads no clock per item.
+		if (since < items && !(othersSending() && now() - heldSince >= holdMs)) return;
 		since = 0;
 		pausing = pause().finally(() => {
 			pausing = undefined;
