@@ -7,7 +7,7 @@
  * does gives it one at least every 50 items.
  */
 import { ITEMS_BETWEEN_PAUSES } from '../../nodes/SmsLeopard/helpers/let-others-run';
-import { flowSendParameters, jsonItems, useNodeEnv } from './support';
+import { flowSendParameters, phoneItems, useNodeEnv } from './support';
 
 const env = useNodeEnv();
 const ITEMS = 2000;
@@ -24,12 +24,9 @@ it.each([1, 10, 20])(
 		};
 		setImmediate(turn);
 		try {
-			const people = Array.from({ length: ITEMS }, (_, index) => ({
-				phone: `+2547003${String(index).padStart(5, '0')}`,
-			}));
 			const { items, error } = await env.run(
 				{ ...flowSendParameters, requestOptions: { concurrency } },
-				jsonItems(...people),
+				phoneItems('+2547003', ITEMS),
 			);
 			expect(error).toBeUndefined();
 			expect(items).toHaveLength(ITEMS);

@@ -6,17 +6,12 @@
 import { ExecuteContext } from 'n8n-core';
 
 import { holdsExpression } from '../../nodes/SmsLeopard/helpers/parameters-once';
-import { flowSendParameters, jsonItems, smsSendParameters, useNodeEnv } from './support';
+import { flowSendParameters, phoneItems, smsSendParameters, useNodeEnv } from './support';
 
 const env = useNodeEnv();
 
 const customers = (count: number) =>
-	jsonItems(
-		...Array.from({ length: count }, (_, index) => ({
-			phone: `+2547005${String(index).padStart(5, '0')}`,
-			name: `Customer ${index}`,
-		})),
-	);
+	phoneItems('+2547005', count, (index) => ({ name: `Customer ${index}` }));
 
 /**
  * n8n's parameter reads during one run, by parameter name: ExecuteContext's getNodeParameter is an

@@ -1,5 +1,5 @@
 import { TEMPLATES, type SandboxOptions } from '../sandbox';
-import { jsonItems, senderLocator, templateLocator, useNodeEnv } from './support';
+import { phoneItems, senderLocator, templateLocator, useNodeEnv } from './support';
 
 const env = useNodeEnv();
 
@@ -13,12 +13,7 @@ const sendFlow = (requestOptions: Record<string, number | boolean>) => ({
 	requestOptions,
 });
 
-const phones = (count: number) =>
-	jsonItems(
-		...Array.from({ length: count }, (_, index) => ({
-			phone: `+2547004${String(index).padStart(5, '0')}`,
-		})),
-	);
+const phones = (count: number) => phoneItems('+2547004', count);
 
 describe('rate limits in the real n8n engine', () => {
 	it('waits out 429 answers and sends every item exactly once', async () => {
@@ -65,14 +60,7 @@ describe('rate limits in the real n8n engine', () => {
 		const parameters = sendFlow({ concurrency: 5, requestsPerSecond: 15 });
 		const [first, second] = await Promise.all([
 			env.run(parameters, phones(30)),
-			env.run(
-				parameters,
-				jsonItems(
-					...Array.from({ length: 30 }, (_, index) => ({
-						phone: `+2547005${String(index).padStart(5, '0')}`,
-					})),
-				),
-			),
+			env.run(parameters, phoneItems('+2547005', 30)),
 		]);
 		expect(first.error).toBeUndefined();
 		expect(second.error).toBeUndefined();

@@ -11,16 +11,9 @@ import {
 	LONGEST_HOLD_BESIDE_OTHERS_MS,
 	pauseEvery,
 } from '../../nodes/SmsLeopard/helpers/let-others-run';
-import { flowSendParameters, jsonItems, useNodeEnv } from './support';
+import { flowSendParameters, phoneItems, useNodeEnv } from './support';
 
 const env = useNodeEnv();
-
-const people = (prefix: string, count: number) =>
-	jsonItems(
-		...Array.from({ length: count }, (_, index) => ({
-			phone: `+254${prefix}${String(index).padStart(5, '0')}`,
-		})),
-	);
 
 /** The destination after at least a millisecond of the process's time: a costly item check. */
 const SLOW_DESTINATION =
@@ -57,7 +50,7 @@ it('while another execution of the account sends, checking 300 costly items lets
 			...flowSendParameters,
 			requestOptions: { concurrency: 1, requestsPerSecond: 20, sharedBy: 2 },
 		},
-		people('7006', 30),
+		phoneItems('+2547006', 30),
 	);
 	// Once it sends, the other execution checks its 300 items beside it.
 	while (env.sends().length === 0) await new Promise((resolve) => setTimeout(resolve, 5));
@@ -69,7 +62,7 @@ it('while another execution of the account sends, checking 300 costly items lets
 				destination: SLOW_DESTINATION,
 				requestOptions: { concurrency: 10, requestsPerSecond: 20, sharedBy: 2 },
 			},
-			people('7007', 300),
+			phoneItems('+2547007', 300),
 		);
 		// Its check ends before its first send (which waits its turn behind the sending execution).
 		while (!env.sends().some((send) => String(send.destination).startsWith('+2547007')))

@@ -174,6 +174,22 @@ export async function startNodeEnv(
 export const jsonItems = (...values: Array<Record<string, unknown>>): INodeExecutionData[] =>
 	values.map((json) => ({ json: json as INodeExecutionData['json'] }));
 
+/**
+ * `count` items each with a `phone` of `prefix` and five digits (`+2547004` and 3: `+254700400003`),
+ * plus whatever `extra` adds for its index: a prefix per test keeps their recipients apart.
+ */
+export const phoneItems = (
+	prefix: string,
+	count: number,
+	extra: (index: number) => Record<string, unknown> = () => ({}),
+): INodeExecutionData[] =>
+	jsonItems(
+		...Array.from({ length: count }, (_, index) => ({
+			phone: `${prefix}${String(index).padStart(5, '0')}`,
+			...extra(index),
+		})),
+	);
+
 /** The notes n8n shows above the node's output (execution hints), in order. */
 export const hintsOf = (run: RunNodeResult['run']): string[] =>
 	(run.data.resultData.runData.SmsLeopard?.[0]?.hints ?? []).map((hint) => hint.message);
