@@ -15,7 +15,11 @@ interface NodeRun {
 	startTime: number;
 	executionTime: number;
 	error?: { message?: string; description?: string };
+	data?: { main?: Array<Array<{ json?: Record<string, unknown> }> | null> };
 }
+
+/** The first batches to start: the opening, where each batch counts the batches sending. */
+const OPENING_BATCHES = 8;
 
 const percentile = (values: number[], p: number): number => {
 	if (!values.length) return NaN;
@@ -37,6 +41,9 @@ export function printNodeTimes(db: Psql, workflowId: string, what = 'a batch'): 
 	// One execution (the campaign's): its nodes in the order they ran, each from the execution's start,
 	// and the start as a Unix time, to line up with samples taken outside n8n (a memory probe).
 	const sequence: string[] = [];
+	// A batch workflow's first batches: when each started, the batches it counted sending, and when
+	// its sends began and ended, from the first batch's start.
+	const opening: Array<{ start: number; line: (origin: number) => string }> = [];
 	for (const [, started, stopped, data] of rows) {
 		const start = Number(started);
 		const end = Number(stopped);
@@ -72,6 +79,14 @@ export function printNodeTimes(db: Psql, workflowId: string, what = 'a batch'): 
 					`  +${String(run.startTime - start).padStart(6)} ms  ${name.padEnd(32)} ${String(run.executionTime).padStart(6)} ms`,
 				);
 		}
+		const counted = runData['Batches Sharing the Limit']?.[0]?.data?.main?.[0]?.[0]?.json;
+		const send = runData['Send Campaign Message']?.[0];
+		if (counted && send)
+			opening.push({
+				start,
+				line: (origin) =>
+					`  +${String(start - origin).padStart(6)} ms  counted ${String(counted.batchesSending).padStart(2)} sending; sends from +${String(send.startTime - origin).padStart(6)} to +${String(send.startTime + send.executionTime - origin).padStart(6)} ms`,
+			});
 		if (earliest < Infinity) firstNodeDelay.push(earliest - start);
 		if (latest > -Infinity) lastNodeToStop.push(end - latest);
 	}
@@ -89,6 +104,18 @@ export function printNodeTimes(db: Psql, workflowId: string, what = 'a batch'): 
 		),
 		...[...errors.entries()].map(([text, count]) => `  error x ${count}: ${text}`),
 		...(sequence.length ? ['  in the order they ran:', ...sequence] : []),
+		...openingLines(opening),
 	];
 	console.log(`\nWhere ${what}'s time goes (BENCH_NODE_TIMES=1):\n${lines.join('\n')}`);
+}
+
+function openingLines(
+	opening: Array<{ start: number; line: (origin: number) => string }>,
+): string[] {
+	if (!opening.length) return [];
+	const first = [...opening].sort((a, b) => a.start - b.start).slice(0, OPENING_BATCHES);
+	return [
+		`  the first ${first.length} batches, from the first one's start:`,
+		...first.map((batch) => batch.line(first[0].start)),
+	];
 }
