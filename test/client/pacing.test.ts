@@ -423,6 +423,90 @@ describe('Pacer', () => {
 		});
 	});
 
+	describe('under a share of a larger limit (a campaign worker: 245 a second of 490)', () => {
+		/** `count` calls answered at once, then the process held (or idle) `thenMs`. */
+		async function callsThen(pacer: Pacer, clock: Clock, count: number, thenMs: number) {
+			const starts = await answeredCalls(pacer, clock, count, 0);
+			clock.advance(thenMs);
+			return starts;
+		}
+		/** Starts in the second before `at`: what the service accepted, as the pacer counts it. */
+		const inSecondBefore = (starts: number[], at: number) =>
+			starts.filter((start) => start <= at && at - start < 1000).length;
+		/** The next call refused; returns what the second before it accepted. */
+		async function refusedAfter(pacer: Pacer, starts: number[]) {
+			const refused = await pacer.wait();
+			const accepted = inSecondBefore(starts, refused.startedAt);
+			pacer.finished(refused, 'rateLimited');
+			return accepted;
+		}
+
+		function sharePacer() {
+			const clock = virtualClock();
+			// 20 in parallel, as the shipped batch workflows: one refusal is not every caller's.
+			const pacer = new Pacer(clock.sleep, { now: clock.now, parallelCalls: 20 });
+			pacer.setRequestsPerSecond(245, 490);
+			return { clock, pacer };
+		}
+
+		it('a refusal within the share lowers the rate to 0.95 x the share, not to what a held second accepted', async () => {
+			const { clock, pacer } = sharePacer();
+			// 2 s at the share, then the process held 300 ms: that second accepted 172.
+			const accepted = await refusedAfter(pacer, await callsThen(pacer, clock, 490, 300));
+			expect(accepted).toBeLessThan(0.75 * 245);
+			expect(pacer.adaptiveRate).toBeCloseTo(DECREASE_FACTOR * 245, 6);
+		});
+
+		it('a refusal again within 5 s measures what was accepted, and for 30 s after that measure no floor applies', async () => {
+			const { clock, pacer } = sharePacer();
+			await refusedAfter(pacer, await callsThen(pacer, clock, 490, 0));
+			expect(pacer.adaptiveRate).toBeCloseTo(DECREASE_FACTOR * 245, 6);
+			// 3 s later: 60 accepted in the second before the next refusal, measured as they are
+			// (idle 2.5 s first, so the pacer owes nothing and the refused call is not one made up).
+			clock.advance(2500);
+			let accepted = await refusedAfter(pacer, await callsThen(pacer, clock, 60, 0));
+			expect(accepted).toBe(60);
+			expect(pacer.adaptiveRate).toBeCloseTo(DECREASE_FACTOR * 60, 6);
+			// 6 s later still measured: a limit under the share was found less than 30 s ago.
+			clock.advance(6000);
+			expect(await refusedInMadeUpPause(pacer, clock)).toBe('measured');
+			// 31 s after that, the floor again.
+			clock.advance(31_000);
+			expect(await refusedInMadeUpPause(pacer, clock)).toBe('floored');
+		});
+
+		/**
+		 * With the adaptive rate under the share, the pacer runs behind its share's schedule and counts
+		 * every start as made up, whose refusal pauses the making up instead of lowering the rate. So:
+		 * a made-up start refused, then, while that pause lasts, a start refused after 5 accepted;
+		 * whether its decrease measured those 5 or took the share as the floor.
+		 */
+		async function refusedInMadeUpPause(pacer: Pacer, clock: Clock) {
+			const madeUp = await callsThen(pacer, clock, 3, 0);
+			const ticket = await pacer.wait();
+			expect(ticket.madeUp).toBe(true);
+			pacer.finished(ticket, 'rateLimited');
+			const starts = await callsThen(pacer, clock, 5, 0);
+			const refused = await pacer.wait();
+			expect(refused.madeUp).toBeUndefined();
+			const accepted = inSecondBefore([...madeUp, ...starts], refused.startedAt);
+			const rateBefore = pacer.adaptiveRate!;
+			pacer.finished(refused, 'rateLimited');
+			if (pacer.adaptiveRate === DECREASE_FACTOR * Math.min(rateBefore, accepted))
+				return 'measured';
+			if (pacer.adaptiveRate === DECREASE_FACTOR * Math.min(rateBefore, 245)) return 'floored';
+			return `neither: ${pacer.adaptiveRate} from ${rateBefore}, ${accepted} accepted`;
+		}
+
+		it("without a share (the user's own limit), a refusal measures what was accepted, as before", async () => {
+			const clock = virtualClock();
+			const pacer = new Pacer(clock.sleep, { requestsPerSecond: 245, now: clock.now });
+			const accepted = await refusedAfter(pacer, await callsThen(pacer, clock, 490, 300));
+			expect(pacer.adaptiveRate).toBeCloseTo(DECREASE_FACTOR * accepted, 6);
+			expect(accepted).toBeLessThan(0.75 * 245);
+		});
+	});
+
 	describe('spreading parallel calls over the round trip', () => {
 		it('starts calls 0.9 x round trip / parallel calls apart once round trips are known', async () => {
 			const clock = virtualClock();
