@@ -43,7 +43,7 @@ export function printNodeTimes(db: Psql, workflowId: string, what = 'a batch'): 
 	const sequence: string[] = [];
 	// A batch workflow's first batches: when each started, the batches it counted sending, and when
 	// its sends began and ended, from the first batch's start.
-	const opening: Array<{ start: number; line: (origin: number) => string }> = [];
+	const opening: OpeningBatch[] = [];
 	for (const [, started, stopped, data] of rows) {
 		const start = Number(started);
 		const end = Number(stopped);
@@ -84,8 +84,9 @@ export function printNodeTimes(db: Psql, workflowId: string, what = 'a batch'): 
 		if (counted && send)
 			opening.push({
 				start,
-				line: (origin) =>
-					`  +${String(start - origin).padStart(6)} ms  counted ${String(counted.batchesSending).padStart(2)} sending; sends from +${String(send.startTime - origin).padStart(6)} to +${String(send.startTime + send.executionTime - origin).padStart(6)} ms`,
+				counted: counted.batchesSending,
+				sendsFrom: send.startTime,
+				sendsTo: send.startTime + send.executionTime,
 			});
 		if (earliest < Infinity) firstNodeDelay.push(earliest - start);
 		if (latest > -Infinity) lastNodeToStop.push(end - latest);
@@ -109,13 +110,23 @@ export function printNodeTimes(db: Psql, workflowId: string, what = 'a batch'): 
 	console.log(`\nWhere ${what}'s time goes (BENCH_NODE_TIMES=1):\n${lines.join('\n')}`);
 }
 
-function openingLines(
-	opening: Array<{ start: number; line: (origin: number) => string }>,
-): string[] {
+/** A batch execution of the opening: when it started, what it counted, when its sends ran (ms). */
+interface OpeningBatch {
+	start: number;
+	counted: unknown;
+	sendsFrom: number;
+	sendsTo: number;
+}
+
+function openingLines(opening: OpeningBatch[]): string[] {
 	if (!opening.length) return [];
 	const first = [...opening].sort((a, b) => a.start - b.start).slice(0, OPENING_BATCHES);
+	const at = (ms: number) => `+${String(ms - first[0].start).padStart(6)}`;
 	return [
 		`  the first ${first.length} batches, from the first one's start:`,
-		...first.map((batch) => batch.line(first[0].start)),
+		...first.map(
+			(batch) =>
+				`  ${at(batch.start)} ms  counted ${String(batch.counted).padStart(2)} sending; sends from ${at(batch.sendsFrom)} to ${at(batch.sendsTo)} ms`,
+		),
 	];
 }

@@ -589,7 +589,8 @@ export class Pacer {
 
 	/**
 	 * What a refusal measured, raised to this process's share when it sent less than its share and
-	 * no decrease came in the last SHARE_FLOOR_AFTER_MS (see there).
+	 * no decrease came in the last SHARE_FLOOR_AFTER_MS (see there). A measure left under the share
+	 * is noted, and blocks the floor for SHARE_FLOOR_BLOCKED_MS.
 	 */
 	private withinShareFloor(accepted: number, now: number): number {
 		// Nothing accepted yet measures nothing, floor or not (see `decrease`).
