@@ -41,9 +41,9 @@ export function printNodeTimes(db: Psql, workflowId: string, what = 'a batch'): 
 	// One execution (the campaign's): its nodes in the order they ran, each from the execution's start,
 	// and the start as a Unix time, to line up with samples taken outside n8n (a memory probe).
 	const sequence: string[] = [];
-	// A batch workflow's first batches: when each started, the batches it counted sending, and when
-	// its sends began and ended, from the first batch's start.
-	const opening: OpeningBatch[] = [];
+	// A batch workflow's batches: when each started, the batches it counted sending, and when its
+	// sends began and ended (the first ones are listed, every one's count is tallied).
+	const batches: CountedBatch[] = [];
 	for (const [, started, stopped, data] of rows) {
 		const start = Number(started);
 		const end = Number(stopped);
@@ -82,7 +82,7 @@ export function printNodeTimes(db: Psql, workflowId: string, what = 'a batch'): 
 		const counted = runData['Batches Sharing the Limit']?.[0]?.data?.main?.[0]?.[0]?.json;
 		const send = runData['Send Campaign Message']?.[0];
 		if (counted && send)
-			opening.push({
+			batches.push({
 				start,
 				counted: counted.batchesSending,
 				sendsFrom: send.startTime,
@@ -105,24 +105,41 @@ export function printNodeTimes(db: Psql, workflowId: string, what = 'a batch'): 
 		),
 		...[...errors.entries()].map(([text, count]) => `  error x ${count}: ${text}`),
 		...(sequence.length ? ['  in the order they ran:', ...sequence] : []),
-		...openingLines(opening),
+		...countLines(batches),
 	];
 	console.log(`\nWhere ${what}'s time goes (BENCH_NODE_TIMES=1):\n${lines.join('\n')}`);
 }
 
-/** A batch execution of the opening: when it started, what it counted, when its sends ran (ms). */
-interface OpeningBatch {
+/** A batch execution: when it started, the batches it counted sending, when its sends ran (ms). */
+interface CountedBatch {
 	start: number;
 	counted: unknown;
 	sendsFrom: number;
 	sendsTo: number;
 }
 
-function openingLines(opening: OpeningBatch[]): string[] {
-	if (!opening.length) return [];
-	const first = [...opening].sort((a, b) => a.start - b.start).slice(0, OPENING_BATCHES);
+function countLines(batches: CountedBatch[]): string[] {
+	if (!batches.length) return [];
+	const first = [...batches].sort((a, b) => a.start - b.start).slice(0, OPENING_BATCHES);
 	const at = (ms: number) => `+${String(ms - first[0].start).padStart(6)}`;
+	// Every batch's count, not just the opening's: a count under the batches really sending (one of
+	// them between its executions as this one read the record) over-shares for a whole batch.
+	const counts = new Map<string, number>();
+	for (const batch of batches)
+		counts.set(String(batch.counted), (counts.get(String(batch.counted)) ?? 0) + 1);
+	const histogram = [...counts.entries()]
+		.sort(([a], [b]) => Number(a) - Number(b))
+		.map(([counted, batches]) => `${counted}: ${batches}`)
+		.join(', ');
+	const usual = [...counts.entries()].sort((a, b) => b[1] - a[1])[0][0];
+	const origin = Math.min(...batches.map((batch) => batch.start));
+	const unusual = [...batches]
+		.sort((a, b) => a.start - b.start)
+		.filter((batch) => String(batch.counted) !== usual)
+		.map((batch) => `${batch.counted} at ${((batch.start - origin) / 1000).toFixed(1)} s`);
 	return [
+		`  batches sending as each batch counted them (count: batches): ${histogram}`,
+		`  counts other than ${usual}, from the first batch's start: ${unusual.join(', ') || 'none'}`,
 		`  the first ${first.length} batches, from the first one's start:`,
 		...first.map(
 			(batch) =>
