@@ -120,8 +120,9 @@ interface CountedBatch {
 
 function countLines(batches: CountedBatch[]): string[] {
 	if (!batches.length) return [];
-	const first = [...batches].sort((a, b) => a.start - b.start).slice(0, OPENING_BATCHES);
-	const at = (ms: number) => `+${String(ms - first[0].start).padStart(6)}`;
+	const byStart = [...batches].sort((a, b) => a.start - b.start);
+	const origin = byStart[0].start;
+	const at = (ms: number) => `+${String(ms - origin).padStart(6)}`;
 	// Every batch's count, not just the opening's: a count under the batches really sending (one of
 	// them between its executions as this one read the record) over-shares for a whole batch.
 	const counts = new Map<string, number>();
@@ -132,11 +133,10 @@ function countLines(batches: CountedBatch[]): string[] {
 		.map(([counted, batches]) => `${counted}: ${batches}`)
 		.join(', ');
 	const usual = [...counts.entries()].sort((a, b) => b[1] - a[1])[0][0];
-	const origin = Math.min(...batches.map((batch) => batch.start));
-	const unusual = [...batches]
-		.sort((a, b) => a.start - b.start)
+	const unusual = byStart
 		.filter((batch) => String(batch.counted) !== usual)
 		.map((batch) => `${batch.counted} at ${((batch.start - origin) / 1000).toFixed(1)} s`);
+	const first = byStart.slice(0, OPENING_BATCHES);
 	return [
 		`  batches sending as each batch counted them (count: batches): ${histogram}`,
 		`  counts other than ${usual}, from the first batch's start: ${unusual.join(', ') || 'none'}`,
