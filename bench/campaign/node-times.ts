@@ -87,6 +87,12 @@ export function printNodeTimes(db: Psql, workflowId: string, what = 'a batch'): 
 				counted: counted.batchesSending,
 				sendsFrom: send.startTime,
 				sendsTo: send.startTime + send.executionTime,
+				before: Object.entries(runData)
+					.flatMap(([name, runs]) => runs.map((run) => ({ name, run })))
+					.filter(({ run }) => run.startTime < send.startTime)
+					.sort((a, b) => a.run.startTime - b.run.startTime)
+					.map(({ name, run }) => `${name} ${run.executionTime}`)
+					.join(', '),
 			});
 		if (earliest < Infinity) firstNodeDelay.push(earliest - start);
 		if (latest > -Infinity) lastNodeToStop.push(end - latest);
@@ -116,6 +122,8 @@ interface CountedBatch {
 	counted: unknown;
 	sendsFrom: number;
 	sendsTo: number;
+	/** The nodes before the send node, each with its time (ms), in the order they ran. */
+	before: string;
 }
 
 function countLines(batches: CountedBatch[]): string[] {
@@ -143,7 +151,7 @@ function countLines(batches: CountedBatch[]): string[] {
 		`  the first ${first.length} batches, from the first one's start:`,
 		...first.map(
 			(batch) =>
-				`  ${at(batch.start)} ms  counted ${String(batch.counted).padStart(2)} sending; sends from ${at(batch.sendsFrom)} to ${at(batch.sendsTo)} ms`,
+				`  ${at(batch.start)} ms  counted ${String(batch.counted).padStart(2)} sending; sends from ${at(batch.sendsFrom)} to ${at(batch.sendsTo)} ms; before: ${batch.before}`,
 		),
 	];
 }
