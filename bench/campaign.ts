@@ -22,7 +22,9 @@
  *   BENCH_MAIN_ENV           the same for the main (RECOMMENDED_MAIN_ENV: the README's settings)
  *   BENCH_WORKER_PROFILE=<folder>  V8's CPU profile of each worker (cpu-profile-probe.js) from 40 s
  *                            to 60 s after it started, into <folder>/worker.<pid>.cpuprofile (for
- *                            Chrome DevTools); the memory settings are kept
+ *                            Chrome DevTools); the memory settings are kept.
+ *                            BENCH_WORKER_PROFILE_FROM_MS and _TO_MS set another window (0 and
+ *                            30000: the worker's start and a campaign's opening)
  *   BENCH_KEEP_BATCHES=1     the batch workflow and the campaign keep their successful executions (as
  *                            shipped they keep none), so the results show what each one writes
  *                            (keptExecutionData); with BENCH_NODE_TIMES=1, their nodes' times
@@ -186,8 +188,8 @@ const workerEnv = (): Record<string, string> => {
 		NODE_OPTIONS:
 			`${env.NODE_OPTIONS ?? ''} --require ${path.join(__dirname, 'cpu-profile-probe.js')}`.trim(),
 		BENCH_CPU_PROFILE_FILE: path.join(path.resolve(folder), 'worker'),
-		BENCH_CPU_PROFILE_START_MS: '40000',
-		BENCH_CPU_PROFILE_STOP_MS: '60000',
+		BENCH_CPU_PROFILE_START_MS: process.env.BENCH_WORKER_PROFILE_FROM_MS ?? '40000',
+		BENCH_CPU_PROFILE_STOP_MS: process.env.BENCH_WORKER_PROFILE_TO_MS ?? '60000',
 	};
 };
 /** A process's settings as the results' conditions name them. */
