@@ -24,7 +24,7 @@
  *                            to 60 s after it started, into <folder>/worker.<pid>.cpuprofile (for
  *                            Chrome DevTools); the memory settings are kept.
  *                            BENCH_WORKER_PROFILE_FROM_MS and _TO_MS set another window (0 and
- *                            30000: the worker's start and a campaign's opening)
+ *                            40000: the worker's start to past a campaign's opening)
  *   BENCH_KEEP_BATCHES=1     the batch workflow and the campaign keep their successful executions (as
  *                            shipped they keep none), so the results show what each one writes
  *                            (keptExecutionData); with BENCH_NODE_TIMES=1, their nodes' times

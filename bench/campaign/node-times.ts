@@ -66,11 +66,12 @@ export function printNodeTimes(db: Psql, workflowId: string, what = 'a batch'): 
 				latest = Math.max(latest, run.startTime + run.executionTime);
 			}
 		}
+		// Every node run of the execution, in the order they ran: the campaign's sequence and each
+		// batch's nodes before its send are both read from it.
+		const ran = Object.entries(runData)
+			.flatMap(([name, runs]) => runs.map((run) => ({ name, run })))
+			.sort((a, b) => a.run.startTime - b.run.startTime);
 		if (rows.length === 1) {
-			const ran = Object.entries(runData).flatMap(([name, runs]) =>
-				runs.map((run) => ({ name, run })),
-			);
-			ran.sort((a, b) => a.run.startTime - b.run.startTime);
 			sequence.push(
 				`  started at ${start} (Unix ms), stopped ${(end - start).toFixed(0)} ms later`,
 			);
@@ -87,10 +88,8 @@ export function printNodeTimes(db: Psql, workflowId: string, what = 'a batch'): 
 				counted: counted.batchesSending,
 				sendsFrom: send.startTime,
 				sendsTo: send.startTime + send.executionTime,
-				before: Object.entries(runData)
-					.flatMap(([name, runs]) => runs.map((run) => ({ name, run })))
+				before: ran
 					.filter(({ run }) => run.startTime < send.startTime)
-					.sort((a, b) => a.run.startTime - b.run.startTime)
 					.map(({ name, run }) => `${name} ${run.executionTime}`)
 					.join(', '),
 			});
