@@ -103,7 +103,10 @@ describe.each(selectedVersions().filter((version) => !version.startsWith('1.')))
 		}
 
 		it('the webhook answers at once (202, the name, how to follow); the table is made with its types; each person once; a rerun sends nothing', async () => {
-			const list = people(60, '+2547910');
+			// Every fifth person has no name: Values to Send's `{{ $json.name || 'there' }}` says "there".
+			const list = people(60, '+2547910').map((person, index) =>
+				index % 5 === 0 ? { ...person, name: '' } : person,
+			);
 			lists.put('first', list);
 			const answer = await start('first', 'first');
 			expect(answer.status).toBe(202);
@@ -141,6 +144,21 @@ describe.each(selectedVersions().filter((version) => !version.startsWith('1.')))
 				source: 'string',
 			});
 			expect([...sendsPerPhone(sent()).values()]).toEqual(list.map(() => 1));
+			// Each person's own name in the header and the body, as n8n's expression gives it.
+			const texts = new Map(
+				n8n.sandbox.state.sentMessages.map((message) => [
+					message.destination.replace(/\D/g, ''),
+					JSON.stringify(message.componentList),
+				]),
+			);
+			for (const person of list) {
+				const sentText = texts.get(person.phone.replace(/\D/g, '')) ?? '';
+				const name = person.name || 'there';
+				expect({ phone: person.phone, times: sentText.split(`"${name}"`).length - 1 }).toEqual({
+					phone: person.phone,
+					times: 2,
+				});
+			}
 			const check = await start('first', 'first', { checkOnly: true });
 			expect(check.status).toBe(200);
 			expect(check.body).toMatchObject({

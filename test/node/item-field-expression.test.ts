@@ -25,7 +25,7 @@ function bothReadings(raw: string, items: INodeExecutionData[]) {
 		parameters: smsSendParameters({ recipient: raw }),
 		items,
 	});
-	const once = withParametersReadOnce(context);
+	const once = withParametersReadOnce(context, nodeType.description.properties);
 	const read = (get: () => unknown) => {
 		try {
 			return { value: get() };
@@ -120,6 +120,8 @@ const wraps = fc.constantFrom(
 	(path: string) => `={{ $json${path}.trim() }}`,
 	(path: string) => `={{ $json${path} + '' }}`,
 	(path: string) => `={{ $json${path} || 'none' }}`,
+	(path: string) => `={{$json${path}??""}}`,
+	(path: string) => `={{ $json${path} ?? 'none' || 'x' }}`,
 	(path: string) => `={{ $json${path}?.length }}`,
 	(path: string) => `={{ $input.item.json${path} }}`,
 	(path: string) => `{{ $json${path} }}`,
@@ -155,7 +157,7 @@ describe('an item field read without the expression engine', () => {
 	it('asks n8n nothing for `{{ $json.phone }}` when the field is text', () => {
 		const items = ['+254700000001', '0712345678'].map((phone) => ({ json: { phone } }));
 		const context = executeContextFor({ nodeType, parameters: smsSendParameters(), items });
-		const once = withParametersReadOnce(context);
+		const once = withParametersReadOnce(context, nodeType.description.properties);
 		let values: unknown[] = [];
 		const reads = engineReadsDuring(() => {
 			values = items.map((_, index) => once.getNodeParameter('recipient', index));
@@ -167,7 +169,7 @@ describe('an item field read without the expression engine', () => {
 	it('leaves a number, a missing field and any other expression to n8n', () => {
 		const items = [{ json: { phone: 254700000001 } }, { json: {} }, { json: { phone: ' +2547 ' } }];
 		const context = executeContextFor({ nodeType, parameters: smsSendParameters(), items });
-		const once = withParametersReadOnce(context);
+		const once = withParametersReadOnce(context, nodeType.description.properties);
 		expect(
 			engineReadsDuring(() => items.forEach((_, i) => once.getNodeParameter('recipient', i))),
 		).toBe(2);
@@ -176,7 +178,7 @@ describe('an item field read without the expression engine', () => {
 			parameters: smsSendParameters({ recipient: '={{ $json.phone.trim() }}' }),
 			items: [items[2]],
 		});
-		const trimmedOnce = withParametersReadOnce(trimmed);
+		const trimmedOnce = withParametersReadOnce(trimmed, nodeType.description.properties);
 		let value: unknown;
 		expect(engineReadsDuring(() => (value = trimmedOnce.getNodeParameter('recipient', 0)))).toBe(1);
 		expect(value).toBe('+2547');

@@ -89,7 +89,7 @@ describe('the parameter memory', () => {
 		fc.assert(
 			fc.property(fc.array(question, { minLength: 1, maxLength: 30 }), (questions) => {
 				const context = executeContextFor({ nodeType, parameters, items });
-				const once = withParametersReadOnce(context);
+				const once = withParametersReadOnce(context, nodeType.description.properties);
 				for (const { name, itemIndex, fallback, options } of questions) {
 					const n8n = answer(() =>
 						context.getNodeParameter(name, itemIndex, fallback(), options()),
@@ -104,7 +104,7 @@ describe('the parameter memory', () => {
 
 	it('an absent parameter asked again with another fallback gets that fallback', () => {
 		const context = executeContextFor({ nodeType, parameters, items });
-		const once = withParametersReadOnce(context);
+		const once = withParametersReadOnce(context, nodeType.description.properties);
 		expect(once.getNodeParameter('absent', 0, {})).toEqual({});
 		expect(once.getNodeParameter('absent', 0, {})).toEqual({});
 		expect(once.getNodeParameter('absent', 0, { a: 1 })).toEqual({ a: 1 });

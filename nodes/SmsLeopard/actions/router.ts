@@ -29,14 +29,14 @@ import {
 import { type OutputShape, readRequestOptions } from './request-options';
 import { keptOfSent, summaryOutput } from './summary-output';
 import { type MovedInputFields, movedFieldsNote, withInputFields } from './include-input-fields';
-import { resources } from './resources';
+import { properties, resources } from './resources';
 import { summariseRun } from './run-summary';
 import { dryRunSummary, readDryRun, refusedInDryRun } from './dry-run';
 
 export async function route(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 	// Every operation reads its parameters through this context: once per item, or once per run
 	// when they hold no expression (helpers/parameters-once.ts).
-	return await routeItems.call(withParametersReadOnce(this));
+	return await routeItems.call(withParametersReadOnce(this, properties));
 }
 
 async function routeItems(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {

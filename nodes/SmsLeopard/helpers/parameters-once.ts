@@ -9,8 +9,8 @@
  * the slow way by forgetting to: everything else passes through to n8n's own context untouched.
  * Values are frozen because they are shared: an accidental change would leak into other items.
  */
-import type { IExecuteFunctions, INodeParameters } from 'n8n-workflow';
-import { itemFieldPath, textAt } from './item-field-expression';
+import type { IExecuteFunctions, INodeParameters, INodeProperties } from 'n8n-workflow';
+import { type ItemValueReader, itemValueReader } from './item-value-reader';
 
 type GetNodeParameter = (
 	name: string,
@@ -60,14 +60,21 @@ function isEmptyRecord(value: unknown): boolean {
 	);
 }
 
-/** `context` with getNodeParameter answered from a per-run memory; everything else is n8n's. */
-export function withParametersReadOnce(context: IExecuteFunctions): IExecuteFunctions {
+/**
+ * `context` with getNodeParameter answered from a per-run memory, or from the item itself for the
+ * expressions that need no engine (item-value-reader.ts); everything else is n8n's. `properties`:
+ * the node's description, for the parameters n8n would check against it.
+ */
+export function withParametersReadOnce(
+	context: IExecuteFunctions,
+	properties: INodeProperties[],
+): IExecuteFunctions {
 	const original = context.getNodeParameter.bind(context) as GetNodeParameter;
 	const parameters = context.getNode().parameters;
 	const perRun = new Map<string, unknown>();
 	const perItem = new Map<string, unknown>();
 	const constant = new Map<string, boolean>();
-	const fieldPaths = new Map<string, string[] | undefined>();
+	const readers = new Map<string, ItemValueReader | undefined>();
 	let items: ReturnType<IExecuteFunctions['getInputData']> | undefined;
 	// The key of the last question per parameter: each item asks the same ones, and reusing the
 	// very string spares writing it (and hashing it for the memory's look-up) every time.
@@ -88,13 +95,15 @@ export function withParametersReadOnce(context: IExecuteFunctions): IExecuteFunc
 			isConstant = !holdsExpression(raw);
 			constant.set(name, isConstant);
 			// Top-level parameters only: n8n checks a collection's values against its description.
-			fieldPaths.set(name, name.includes('.') ? undefined : itemFieldPath(raw));
+			const described = properties.filter((property) => property.name === name);
+			const top = !name.includes('.') && !isConstant;
+			readers.set(name, top ? itemValueReader(raw, described) : undefined);
 		}
-		const fieldPath = options === undefined ? fieldPaths.get(name) : undefined;
-		if (fieldPath) {
+		const reader = options === undefined ? readers.get(name) : undefined;
+		if (reader) {
 			items ??= context.getInputData();
-			const text = textAt(items[itemIndex]?.json, fieldPath);
-			if (text !== undefined) return text;
+			const value = reader(items[itemIndex]?.json);
+			if (value !== undefined) return deepFreeze(value);
 		}
 		const asked = askedKey(name, fallbackValue, options);
 		const key = isConstant ? asked : `${asked}\u0000${itemIndex}`;
