@@ -67,10 +67,9 @@ export function itemTextReader(raw: unknown): ItemTextReader | undefined {
 		const found = valueAt(json, path);
 		if (found === NOT_KNOWN) return undefined;
 		const { value } = found;
-		if (typeof value === 'string' && value !== '') return value;
 		const empty = otherwise.when === '??' ? value == null : !value;
 		if (empty) return otherwise.text;
-		// Text under `??` ('' included) is itself; anything else is n8n's to answer.
+		// Text that is not empty (under `??`, '' too) is itself; anything else is n8n's to answer.
 		return typeof value === 'string' ? value : undefined;
 	};
 }
@@ -98,11 +97,7 @@ function valueAt(
 }
 
 /** The text at `path` in `json`, own fields only; undefined when it is anything but text. */
-export function textAt(json: IDataObject | undefined, path: string[]): string | undefined {
-	let value: unknown = json;
-	for (const key of path) {
-		if (value === null || typeof value !== 'object' || !Object.hasOwn(value, key)) return undefined;
-		value = (value as Record<string, unknown>)[key];
-	}
-	return typeof value === 'string' ? value : undefined;
+function textAt(json: IDataObject | undefined, path: string[]): string | undefined {
+	const found = valueAt(json, path);
+	return found !== NOT_KNOWN && typeof found.value === 'string' ? found.value : undefined;
 }
