@@ -31,6 +31,7 @@
  *   BENCH_TIMELINE=1         after each case, what the server accepted and refused each second, and
  *                            when the first and last requests came after the campaign was posted
  */
+import { mkdirSync } from 'fs';
 import { cpus, loadavg, totalmem } from 'os';
 import * as path from 'path';
 
@@ -183,6 +184,8 @@ const workerEnv = (): Record<string, string> => {
 	const env = workerEnvOverride() ?? RECOMMENDED_WORKER_ENV;
 	const folder = process.env.BENCH_WORKER_PROFILE;
 	if (!folder) return env;
+	// The workers write their profiles there when the window ends; a missing folder lost them all.
+	mkdirSync(folder, { recursive: true });
 	return {
 		...env,
 		NODE_OPTIONS:

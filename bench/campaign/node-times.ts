@@ -82,9 +82,12 @@ export function printNodeTimes(db: Psql, workflowId: string, what = 'a batch'): 
 		}
 		const counted = runData['Batches Sharing the Limit']?.[0]?.data?.main?.[0]?.[0]?.json;
 		const send = runData['Send Campaign Message']?.[0];
+		const posted = runData['Batch Webhook']?.[0]?.data?.main?.[0]?.[0]?.json?.body as
+			{ batch?: unknown } | undefined;
 		if (counted && send)
 			batches.push({
 				start,
+				batch: String(posted?.batch ?? '?'),
 				counted: counted.batchesSending,
 				sendsFrom: send.startTime,
 				sendsTo: send.startTime + send.executionTime,
@@ -118,6 +121,8 @@ export function printNodeTimes(db: Psql, workflowId: string, what = 'a batch'): 
 /** A batch execution: when it started, the batches it counted sending, when its sends ran (ms). */
 interface CountedBatch {
 	start: number;
+	/** Its name in the record (the plan's execution and its place in the plan). */
+	batch: string;
 	counted: unknown;
 	sendsFrom: number;
 	sendsTo: number;
@@ -144,13 +149,17 @@ function countLines(batches: CountedBatch[]): string[] {
 		.filter((batch) => String(batch.counted) !== usual)
 		.map((batch) => `${batch.counted} at ${((batch.start - origin) / 1000).toFixed(1)} s`);
 	const first = byStart.slice(0, OPENING_BATCHES);
+	// The end: the last batches, by when their sends ended (a worker left alone with its last batch
+	// sends at the share it took when it started).
+	const last = [...batches].sort((a, b) => a.sendsTo - b.sendsTo).slice(-OPENING_BATCHES);
+	const line = (batch: CountedBatch) =>
+		`  ${at(batch.start)} ms  ${batch.batch.padEnd(8)} counted ${String(batch.counted).padStart(2)} sending; sends from ${at(batch.sendsFrom)} to ${at(batch.sendsTo)} ms; before: ${batch.before}`;
 	return [
 		`  batches sending as each batch counted them (count: batches): ${histogram}`,
 		`  counts other than ${usual}, from the first batch's start: ${unusual.join(', ') || 'none'}`,
 		`  the first ${first.length} batches, from the first one's start:`,
-		...first.map(
-			(batch) =>
-				`  ${at(batch.start)} ms  counted ${String(batch.counted).padStart(2)} sending; sends from ${at(batch.sendsFrom)} to ${at(batch.sendsTo)} ms; before: ${batch.before}`,
-		),
+		...first.map(line),
+		`  the last ${last.length} batches to end their sends, from the first one's start:`,
+		...last.map(line),
 	];
 }
