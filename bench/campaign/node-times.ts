@@ -18,8 +18,11 @@ interface NodeRun {
 	data?: { main?: Array<Array<{ json?: Record<string, unknown> }> | null> };
 }
 
-/** The first batches to start: the opening, where each batch counts the batches sending. */
-const OPENING_BATCHES = 8;
+/**
+ * Batches listed one by one at each end of a campaign: the first to start (the opening, where each
+ * counts the batches sending) and the last to end their sends.
+ */
+const LISTED_BATCHES = 8;
 
 const percentile = (values: number[], p: number): number => {
 	if (!values.length) return NaN;
@@ -148,10 +151,10 @@ function countLines(batches: CountedBatch[]): string[] {
 	const unusual = byStart
 		.filter((batch) => String(batch.counted) !== usual)
 		.map((batch) => `${batch.counted} at ${((batch.start - origin) / 1000).toFixed(1)} s`);
-	const first = byStart.slice(0, OPENING_BATCHES);
-	// The end: the last batches, by when their sends ended (a worker left alone with its last batch
-	// sends at the share it took when it started).
-	const last = [...batches].sort((a, b) => a.sendsTo - b.sendsTo).slice(-OPENING_BATCHES);
+	const first = byStart.slice(0, LISTED_BATCHES);
+	// The end: the last batches, by when their sends ended (each still sends at the share it took
+	// when it started, however many of the others have ended since).
+	const last = [...batches].sort((a, b) => a.sendsTo - b.sendsTo).slice(-LISTED_BATCHES);
 	const line = (batch: CountedBatch) =>
 		`  ${at(batch.start)} ms  ${batch.batch.padEnd(8)} counted ${String(batch.counted).padStart(2)} sending; sends from ${at(batch.sendsFrom)} to ${at(batch.sendsTo)} ms; before: ${batch.before}`;
 	return [
