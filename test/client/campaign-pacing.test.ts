@@ -1,13 +1,13 @@
 // The account's limit sets a campaign's pace, whatever happens to the workers (issue 53). On the
 // virtual clock (campaign-simulation.ts: the client's real pacers and retries, n8n's job hand-over),
 // a campaign of 20 batches of 1,000 at 20 ms, 20 in parallel, an account allowing 500 a second, every
-// batch set as the shipped batch workflow sets it: Max Requests per Second 490 (the account's limit,
-// a little below) shared by the batches sending when it starts (Executions Sharing the Limit).
+// batch set as the shipped batch workflow sets it: Max Requests per Second 495 (the account's limit,
+// 1 % below) shared by the batches sending when it starts (Executions Sharing the Limit).
 import { busiestWindow, type LimiterSettings } from '../sandbox/limiters';
 import { type CampaignSimulation, rateBetween, simulateCampaign } from './campaign-simulation';
 
 const LIMIT = 500;
-const SETTING = 490;
+const SETTING = 495;
 const BATCHES = 20;
 const BATCH_SIZE = 1000;
 
@@ -31,7 +31,7 @@ const campaign = (limiter: LimiterSettings, extra: Partial<CampaignSimulation> =
 		...extra,
 	});
 
-/** Time over what the sends alone take at the setting (sent / 490 a second). */
+/** Time over what the sends alone take at the setting (sent / 495 a second). */
 const overIdeal = (elapsedMs: number, sent: number) => elapsedMs / ((sent / SETTING) * 1000);
 
 function everyoneOnce(result: Awaited<ReturnType<typeof simulateCampaign>>, lost = 0) {
@@ -139,12 +139,14 @@ describe.each(LIMITERS)('two batches per worker, n8n’s hand-over, %s', (_label
 		// of it waits on Postgres). Made up for at most 4 intervals: 1.31 x (windows), 1.32 x (the
 		// token bucket). A token bucket with a burst of 20 keeps nothing for a held process: the
 		// starts made up are refused, then paused (never paused: 1.35 x, 1.5 % refused).
-		pacedWithin(result, limiter.model === 'tokenBucket' ? 1.33 : 1.22);
+		// At 495 (1 % below the limit) the windows take 1.222-1.224 x: the same seconds as at 490
+		// (1.21 x of a longer ideal), for the made-up starts run into the limit sooner.
+		pacedWithin(result, limiter.model === 'tokenBucket' ? 1.33 : 1.23);
 	});
 
-	it('a worker killed mid-campaign: the other sends at the whole limit once the dead batches stop counting, the campaign within 1.15 x', async () => {
+	it('a worker killed mid-campaign: the other sends at the whole limit once the dead batches stop counting, the campaign within 1.16 x', async () => {
 		const killAtMs = 40_000;
-		// The shipped rule with four batches counted: 1.5 x 1,000 sends at 490 / 4 a second + 3 s
+		// The shipped rule with four batches counted: 1.5 x 1,000 sends at 495 / 4 a second + 3 s
 		// after they were taken, so up to about 15 s after the kill.
 		const result = await twoPerWorker(limiter, { killAtMs, deadCountedMs: 15_000 });
 		expect(result.failed).toBe(0);
@@ -154,7 +156,9 @@ describe.each(LIMITERS)('two batches per worker, n8n’s hand-over, %s', (_label
 		expect(result.sent + result.lost).toBe(2 * BATCHES * BATCH_SIZE);
 		const survivorAfter = rateBetween(result, killAtMs + 20_000, killAtMs + 30_000, 1);
 		expect(survivorAfter).toBeGreaterThanOrEqual(0.9 * SETTING);
-		expect(overIdeal(result.elapsedMs, result.sent)).toBeLessThanOrEqual(1.15);
+		// Fixed windows at 495: 1.1505 x (at 490: 1.128 x of a longer ideal, the same seconds within
+		// 0.2 %); a sliding window 1.13 x, the token bucket 1.15 x.
+		expect(overIdeal(result.elapsedMs, result.sent)).toBeLessThanOrEqual(1.16);
 	});
 });
 
@@ -168,7 +172,7 @@ it('regular mode: one n8n process running ten batches at once sends at the limit
 	expect(result.refused).toBe(0);
 });
 
-it('never faster than the setting: no second of requests above 490 once the batches share it', async () => {
+it('never faster than the setting: no second of requests above 495 once the batches share it', async () => {
 	const result = await campaign({ model: 'sliding', perSecond: 1000 });
 	everyoneOnce(result);
 	// The account allows 1,000 here, so nothing holds the pacers back but their settings. Only the

@@ -20,10 +20,10 @@ const row = (
 });
 
 describe.each(BATCHES)('%s: Batches Sharing the Limit', (file) => {
-	it('sends at the account limit shared by the batches sending: the setting is 490, the share read from the record', () => {
+	it('sends at the account limit shared by the batches sending: the setting is 495 (1 % below 500 a second), the share read from the record', () => {
 		const send = byName(parseExample(file), 'Send Campaign Message');
 		const options = send.parameters.requestOptions as Record<string, unknown>;
-		expect(options.requestsPerSecond).toBe(490);
+		expect(options.requestsPerSecond).toBe(495);
 		expect(options.sharedBy).toBe(
 			"={{ $('Batches Sharing the Limit').first().json.batchesSending }}",
 		);

@@ -47,7 +47,7 @@ import { QUEUE_N8N_VERSION, type QueueCluster, startQueueCluster } from './clust
 
 const SMS_CAMPAIGN_PATH = 'smsleopard-campaign-sms-test';
 /**
- * The test's account limit: the batch workflow's Max Requests per Second (the example: 490), shared
+ * The test's account limit: the batch workflow's Max Requests per Second (the example: 495), shared
  * by the batches sending at once (Batches Sharing the Limit), so two workers send 50 a second each:
  * low enough that the share, not the machine, sets each worker's pace (at 150, two loaded workers
  * sent 90 a second together, so a worker alone sped up whatever its share).
