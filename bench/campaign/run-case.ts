@@ -40,6 +40,7 @@ import {
 	shippedBatch,
 	shippedCampaign,
 	shippedPlan,
+	shippedRequestsPerSecond,
 	shippedSendNode,
 } from './shipped';
 import {
@@ -52,11 +53,8 @@ import {
 
 export const LIMIT_PER_SECOND = 500;
 export const LATENCY_MS = 20;
-/**
- * Max Requests per Second: this share of the limit, shared by the batches sending (not split); the
- * shipped batch workflows set the same (495 for 500 a second).
- */
-export const LIMIT_SHARE = 0.99;
+/** Max Requests per Second as shipped, shared by the batches sending (not split). */
+export const SHIPPED_REQUESTS_PER_SECOND = shippedRequestsPerSecond();
 /**
  * The kill case kills a worker once this share of the recipients was sent, plus half a batch: both
  * workers then are about a quarter into a batch, not between two.
@@ -108,7 +106,7 @@ export interface Shared {
 	apiKey: { user: string; password: string };
 	/** Items in Parallel for this node instead of the shipped batch's, when set. */
 	itemsInParallel?: number;
-	/** The batch's Max Requests per Second instead of LIMIT_SHARE x the limit, when set. */
+	/** The batch's Max Requests per Second instead of the shipped one, when set. */
 	accountRps?: number;
 	/** Added to every worker's environment (BENCH_WORKER_ENV), when set. */
 	workerEnv?: Record<string, string>;
@@ -404,7 +402,7 @@ export async function runCase(spec: CaseSpec, count: number, shared: Shared): Pr
 		const settings = {
 			kind: spec.kind,
 			sender: spec.sender,
-			accountRps: shared.accountRps ?? Math.floor(LIMIT_PER_SECOND * LIMIT_SHARE),
+			accountRps: shared.accountRps ?? SHIPPED_REQUESTS_PER_SECOND,
 			workers: spec.workers,
 			itemsInParallel: shared.itemsInParallel,
 			keepSuccessful: shared.keepBatches,

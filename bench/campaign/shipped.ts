@@ -18,6 +18,7 @@ import {
 	PLAN_FILE,
 	SMS_BATCH_FILE,
 	campaignWorkflow,
+	readCampaignExample,
 	webhookPath,
 } from '../../test/queue/campaign/campaign-kit';
 import { code, node } from '../../test/e2e/workflows/build';
@@ -29,6 +30,18 @@ const batchFile = (kind: Kind) => (kind === 'sms' ? SMS_BATCH_FILE : BATCH_FILE)
 export const shippedBatchPath = (kind: Kind): string =>
 	webhookPath(batchFile(kind), 'Batch Webhook');
 const NODE_TYPE = 'n8n-nodes-smsleopard.smsLeopard';
+
+/**
+ * Max Requests per Second as the shipped template batch sets it (for an account allowing 500 a
+ * second, the bench's limit): read from the example, so the bench runs what a user imports.
+ */
+export function shippedRequestsPerSecond(): number {
+	const send = readCampaignExample(BATCH_FILE).nodes.find((entry) => entry.type === NODE_TYPE);
+	const options = send?.parameters.requestOptions as { requestsPerSecond?: unknown } | undefined;
+	if (typeof options?.requestsPerSecond !== 'number')
+		throw new Error(`${BATCH_FILE}: its SMSLeopard node sets no Max Requests per Second`);
+	return options.requestsPerSecond;
+}
 
 interface Node {
 	name: string;
