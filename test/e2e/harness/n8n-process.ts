@@ -2,11 +2,13 @@
 // quiet, offline and out of the real ~/.n8n.
 import { spawn } from 'child_process';
 import { appendFileSync, closeSync, openSync, readFileSync, rmSync, statSync } from 'fs';
-import { createServer } from 'net';
 import * as path from 'path';
 
 import { recordForSecretScan } from '../../secret-scan/record';
+import { freePort, saysPortInUse } from './free-port';
 import type { N8nInstall } from './n8n-install';
+
+export { freePort } from './free-port';
 
 export interface UserFolder {
 	/** N8N_USER_FOLDER: n8n keeps its data in `<root>/.n8n`. */
@@ -37,6 +39,8 @@ export interface RunOptions {
 	env?: Record<string, string>;
 	/** Task-broker port; two n8n processes on the default 5679 collide. Free port if unset. */
 	brokerPort?: number;
+	/** Where the broker port comes from when unset (freePort unless told; a test's taken port). */
+	choosePort?: () => Promise<number>;
 	timeoutMs?: number;
 	/** Poll the main process's peak resident memory (Linux /proc) every ~20 ms into `peakRssMb`. */
 	measureMemory?: boolean;
@@ -67,19 +71,6 @@ export function processMemoryKb(pid: number, field: 'VmHWM' | 'VmRSS'): number |
 		// Gone, or not Linux.
 		return undefined;
 	}
-}
-
-/** A TCP port nothing listens on right now (the OS picks it). */
-export function freePort(): Promise<number> {
-	return new Promise((resolve, reject) => {
-		const server = createServer();
-		server.unref();
-		server.on('error', reject);
-		server.listen(0, '127.0.0.1', () => {
-			const address = server.address();
-			server.close(() => resolve(typeof address === 'object' && address ? address.port : 0));
-		});
-	});
 }
 
 /** The environment for n8n: the caller's, minus anything n8n- or node-specific it could inherit. */
@@ -132,13 +123,33 @@ export function logRun(
 	);
 }
 
-/** Runs `n8n <args>` to completion, collecting its output. */
+/** How often a command whose chosen task-broker port was taken is run again on another. */
+const PORT_TAKEN_ATTEMPTS = 3;
+
+/**
+ * Runs `n8n <args>` to completion, collecting its output. When the task-broker port chosen here
+ * was taken before n8n bound it (n8n exits at once, having run nothing), it runs again on another.
+ */
 export async function runN8n(
 	folder: UserFolder,
 	args: string[],
 	options: RunOptions = {},
 ): Promise<CliResult> {
-	const brokerPort = options.brokerPort ?? (await freePort());
+	for (let attempt = 1; ; attempt++) {
+		const brokerPort = options.brokerPort ?? (await (options.choosePort ?? freePort)());
+		const result = await runN8nOnce(folder, args, { ...options, brokerPort });
+		const portTaken = result.exitCode !== 0 && saysPortInUse(`${result.stdout}\n${result.stderr}`);
+		if (!portTaken || options.brokerPort !== undefined || attempt >= PORT_TAKEN_ATTEMPTS)
+			return result;
+	}
+}
+
+async function runN8nOnce(
+	folder: UserFolder,
+	args: string[],
+	options: RunOptions & { brokerPort: number },
+): Promise<CliResult> {
+	const { brokerPort } = options;
 	const started = Date.now();
 	// stdout goes to a file: n8n exits right after printing the run, and through a pipe the tail
 	// of a large run (10,000 items: megabytes) was lost; writes to a file are synchronous.

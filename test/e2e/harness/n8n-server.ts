@@ -5,7 +5,8 @@ import { appendFileSync, mkdirSync } from 'fs';
 import { join } from 'path';
 
 import { recordForSecretScan } from '../../secret-scan/record';
-import { freePort, n8nEnv, type UserFolder } from './n8n-process';
+import { freePort, saysPortInUse } from './free-port';
+import { n8nEnv, type UserFolder } from './n8n-process';
 
 export interface N8nServer {
 	url: string;
@@ -25,6 +26,11 @@ export interface ServerOptions {
 	startTimeoutMs?: number;
 	/** Each chunk n8n prints, as it comes (`npm start` shows n8n's warnings with it). */
 	onOutput?: (chunk: string) => void;
+	/**
+	 * Where ports not given come from (freePort unless told); a test hands out a taken one first to
+	 * prove the start moves on.
+	 */
+	choosePort?: () => Promise<number>;
 	/** Everything it prints also goes to this file (the e2e suite's shared servers: shared-n8n.ts). */
 	logFile?: string;
 }
@@ -57,12 +63,40 @@ async function isReady(url: string): Promise<boolean> {
 	return settings.status === 200 && settings.body?.data !== undefined;
 }
 
+/** How often a server whose chosen ports were taken is started again on others. */
+const PORT_TAKEN_ATTEMPTS = 3;
+
+/**
+ * Starts n8n and waits until it is healthy. When a port chosen here (the server's or its task
+ * broker's) was taken before n8n bound it, n8n exits at once, and it is started again on others.
+ */
 export async function startN8nServer(
 	folder: UserFolder,
 	options: ServerOptions = {},
 ): Promise<N8nServer> {
-	const port = options.port ?? (await freePort());
-	const brokerPort = options.brokerPort ?? (await freePort());
+	const choose = options.choosePort ?? freePort;
+	const portsGiven = options.port !== undefined && options.brokerPort !== undefined;
+	for (let attempt = 1; ; attempt++) {
+		const port = options.port ?? (await choose());
+		const brokerPort = options.brokerPort ?? (await choose());
+		try {
+			return await startOnPorts(folder, options, port, brokerPort);
+		} catch (error) {
+			const taken = error instanceof PortTakenError;
+			if (!taken || portsGiven || attempt >= PORT_TAKEN_ATTEMPTS) throw error;
+		}
+	}
+}
+
+/** n8n exited at start because a port it was given was taken. */
+class PortTakenError extends Error {}
+
+async function startOnPorts(
+	folder: UserFolder,
+	options: ServerOptions,
+	port: number,
+	brokerPort: number,
+): Promise<N8nServer> {
 	const url = `http://127.0.0.1:${port}`;
 	const child = spawn(folder.n8n.nodeBin, [folder.n8n.n8nBin, 'start'], {
 		cwd: folder.root,
@@ -106,7 +140,10 @@ export async function startN8nServer(
 
 	const deadline = Date.now() + (options.startTimeoutMs ?? 90_000);
 	while (Date.now() < deadline) {
-		if (!alive) throw new Error(`n8n start exited before it was healthy:\n${output}`);
+		if (!alive) {
+			const message = `n8n start exited before it was healthy:\n${output}`;
+			throw saysPortInUse(output) ? new PortTakenError(message) : new Error(message);
+		}
 		if (await isReady(url))
 			return { url, pid: child.pid, logs: () => output, alive: () => alive, stop };
 		await new Promise((resolve) => setTimeout(resolve, 250));
