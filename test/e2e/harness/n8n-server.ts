@@ -42,7 +42,8 @@ interface Probe {
 
 async function getJson(url: string): Promise<Probe> {
 	try {
-		const response = await fetch(url);
+		// Whatever else listens on the port (n8n could not take it) may never answer.
+		const response = await fetch(url, { signal: AbortSignal.timeout(5_000) });
 		const body = (await response.json().catch(() => undefined)) as Probe['body'];
 		return { status: response.status, body };
 	} catch {
@@ -143,6 +144,11 @@ async function startOnPorts(
 		if (!alive) {
 			const message = `n8n start exited before it was healthy:\n${output}`;
 			throw saysPortInUse(output) ? new PortTakenError(message) : new Error(message);
+		}
+		// n8n 2.8.4 whose own port was taken says so and goes on running, never healthy.
+		if (saysPortInUse(output)) {
+			await stop();
+			throw new PortTakenError(`n8n start found a port taken:\n${output}`);
 		}
 		if (await isReady(url))
 			return { url, pid: child.pid, logs: () => output, alive: () => alive, stop };
