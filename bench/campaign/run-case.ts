@@ -43,6 +43,7 @@ import {
 	shippedRequestsPerSecond,
 	shippedSendNode,
 } from './shipped';
+import { runningN8nProcesses, strayWarning } from './strays';
 import {
 	BATCH_SIZE,
 	type Kind,
@@ -381,7 +382,8 @@ export async function runCase(spec: CaseSpec, count: number, shared: Shared): Pr
 	const { server, recipients, log } = shared;
 	const loadBefore = loadavg()[0];
 	log(
-		`${spec.label}: starting a cluster (${spec.workers} worker(s)), load ${loadBefore.toFixed(2)}`,
+		`${spec.label}: starting a cluster (${spec.workers} worker(s)), load ${loadBefore.toFixed(2)}` +
+			strayWarning(runningN8nProcesses()),
 	);
 	const setup: CaseCluster = await startCaseCluster(
 		{
