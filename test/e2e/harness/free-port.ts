@@ -52,6 +52,9 @@ export async function freePort(): Promise<number> {
 	throw new Error(`no free port between ${LOWEST} and ${highest}`);
 }
 
+/** How many times the harness starts n8n when a port it chose was taken before n8n bound it. */
+export const PORT_TAKEN_ATTEMPTS = 3;
+
 /**
  * n8n's own words when a port it was given is taken at start (its server's, its task broker's, a
  * worker's health server's), and only those: a workflow's output that mentions EADDRINUSE must not

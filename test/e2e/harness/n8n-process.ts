@@ -5,7 +5,7 @@ import { appendFileSync, closeSync, openSync, readFileSync, rmSync, statSync } f
 import * as path from 'path';
 
 import { recordForSecretScan } from '../../secret-scan/record';
-import { freePort, saysPortInUse } from './free-port';
+import { PORT_TAKEN_ATTEMPTS, freePort, saysPortInUse } from './free-port';
 import type { N8nInstall } from './n8n-install';
 
 export { freePort } from './free-port';
@@ -122,9 +122,6 @@ export function logRun(
 		`${new Date().toISOString()}\t${command}\t${result.durationMs} ms\texit ${String(result.exitCode)}${result.killedAfterDone ? ` (killed${result.signal ? ` by ${result.signal}` : ''}: no clean exit after its output was complete)` : ''}\t${test}\n`,
 	);
 }
-
-/** How often a command whose chosen task-broker port was taken is run again on another. */
-const PORT_TAKEN_ATTEMPTS = 3;
 
 /**
  * Runs `n8n <args>` to completion, collecting its output. When the task-broker port chosen here

@@ -5,7 +5,7 @@ import { appendFileSync, mkdirSync } from 'fs';
 import { join } from 'path';
 
 import { recordForSecretScan } from '../../secret-scan/record';
-import { freePort, saysPortInUse } from './free-port';
+import { PORT_TAKEN_ATTEMPTS, freePort, saysPortInUse } from './free-port';
 import { n8nEnv, type UserFolder } from './n8n-process';
 
 export interface N8nServer {
@@ -64,12 +64,10 @@ async function isReady(url: string): Promise<boolean> {
 	return settings.status === 200 && settings.body?.data !== undefined;
 }
 
-/** How often a server whose chosen ports were taken is started again on others. */
-const PORT_TAKEN_ATTEMPTS = 3;
-
 /**
  * Starts n8n and waits until it is healthy. When a port chosen here (the server's or its task
- * broker's) was taken before n8n bound it, n8n exits at once, and it is started again on others.
+ * broker's) was taken before n8n bound it, n8n exits (the broker's), or says so and runs on never
+ * healthy (its own, in n8n 2.8.4): it is stopped and started again on others.
  */
 export async function startN8nServer(
 	folder: UserFolder,
