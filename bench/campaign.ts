@@ -10,6 +10,7 @@
  *   BENCH_N        recipients per case (default 100000; 5000 proves the harness in minutes)
  *   BENCH_REPEATS  runs per case (default 1: a long bench); figures show median (min–max) when > 1
  *   BENCH_ITEMS_IN_PARALLEL  the node's Items in Parallel instead of the shipped batch's (20)
+ *   BENCH_BATCH_SIZE         recipients per batch instead of the shipped Campaign Settings' 1000
  *   BENCH_RPS                The batch's Max Requests per Second instead of the shipped batch's (495)
  *                            (shared by the batches sending; the HTTP Request twin splits it over
  *                            the workers); 0: none, the node finds the limit by meeting it

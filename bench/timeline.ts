@@ -34,7 +34,7 @@ export function printTimeline(stats: ReplyStats, label: string, postedAt?: numbe
 	// The opening: what the campaign spent before its first send (claim, list, plan, first batch).
 	if (postedAt !== undefined)
 		console.log(
-			`  first request ${((first - postedAt) / 1000).toFixed(2)} s after the campaign was posted, the last ${((last - postedAt) / 1000).toFixed(2)} s after`,
+			`  first request ${((first - postedAt) / 1000).toFixed(2)} s after the campaign was posted (${postedAt} Unix ms), the last ${((last - postedAt) / 1000).toFixed(2)} s after`,
 		);
 	console.log(
 		`  arrival gaps before each 429 (ms, the server's clock): ${gapsBeforeRefusals(stats)}`,

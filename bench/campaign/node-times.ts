@@ -1,10 +1,12 @@
 /**
  * BENCH_NODE_TIMES=1 with BENCH_KEEP_BATCHES=1: where a batch execution's time goes, and the
  * campaign's own (the opening before the first batch). Reads the kept executions' run data (n8n
- * stores it flatted) and prints, per node of the workflow, the median
- * and 90th percentile of its time, the time from an execution's start to its first node and from its
- * last node to its stop, the time a worker waited between two executions (an execution's start less
- * the latest stop before it, as the next job of the worker that stopped), and the errors of failed
+ * stores it flatted) and prints, per node of the workflow, the median and 90th percentile of its
+ * time and the size of its output (what a queue-mode worker saves at the execution's end, even for
+ * a workflow that keeps no execution); the time from an execution's start to its first node and
+ * from its last node to its stop; the time a worker waited between two executions (an execution's
+ * start less the latest stop before it, as the next job of the worker that stopped); when the first
+ * and last batches were queued (n8n's main created them) and started; and the errors of failed
  * runs, so a slow step between sends is named rather than guessed.
  */
 import { parse } from 'flatted';
@@ -33,9 +35,11 @@ const percentile = (values: number[], p: number): number => {
 export function printNodeTimes(db: Psql, workflowId: string, what = 'a batch'): void {
 	if (process.env.BENCH_NODE_TIMES !== '1') return;
 	const rows = db.rows(
-		`SELECT e.id, extract(epoch from e."startedAt") * 1000, extract(epoch from e."stoppedAt") * 1000, d.data FROM execution_entity e JOIN execution_data d ON d."executionId" = e.id WHERE e."workflowId" = '${workflowId.replace(/'/g, '')}' ORDER BY e.id;`,
+		`SELECT e.id, extract(epoch from e."startedAt") * 1000, extract(epoch from e."stoppedAt") * 1000, d.data, extract(epoch from e."createdAt") * 1000 FROM execution_entity e JOIN execution_data d ON d."executionId" = e.id WHERE e."workflowId" = '${workflowId.replace(/'/g, '')}' ORDER BY e.id;`,
 	);
 	const perNode = new Map<string, number[]>();
+	// What each node's output adds to the run data a queue-mode worker saves at the execution's end.
+	const outputBytes = new Map<string, number[]>();
 	const firstNodeDelay: number[] = [];
 	const lastNodeToStop: number[] = [];
 	const spans: Array<[number, number]> = [];
@@ -47,7 +51,7 @@ export function printNodeTimes(db: Psql, workflowId: string, what = 'a batch'): 
 	// A batch workflow's batches: when each started, the batches it counted sending, and when its
 	// sends began and ended (the first ones are listed, every one's count is tallied).
 	const batches: CountedBatch[] = [];
-	for (const [, started, stopped, data] of rows) {
+	for (const [, started, stopped, data, created] of rows) {
 		const start = Number(started);
 		const end = Number(stopped);
 		totals.push(end - start);
@@ -61,6 +65,8 @@ export function printNodeTimes(db: Psql, workflowId: string, what = 'a batch'): 
 			for (const run of runs) {
 				if (!perNode.has(name)) perNode.set(name, []);
 				perNode.get(name)!.push(run.executionTime);
+				if (!outputBytes.has(name)) outputBytes.set(name, []);
+				outputBytes.get(name)!.push(JSON.stringify(run.data ?? null).length);
 				if (run.error) {
 					const text = `${name}: ${run.error.message ?? ''} ${run.error.description ?? ''}`.trim();
 					errors.set(text, (errors.get(text) ?? 0) + 1);
@@ -90,6 +96,7 @@ export function printNodeTimes(db: Psql, workflowId: string, what = 'a batch'): 
 		if (counted && send)
 			batches.push({
 				start,
+				queued: Number(created),
 				batch: String(posted?.batch ?? '?'),
 				counted: counted.batchesSending,
 				sendsFrom: send.startTime,
@@ -112,7 +119,7 @@ export function printNodeTimes(db: Psql, workflowId: string, what = 'a batch'): 
 		`  a worker between two executions (a start less the latest stop before it): median ${percentile(between, 0.5).toFixed(0)} ms, p90 ${percentile(between, 0.9).toFixed(0)} ms`,
 		...[...perNode.entries()].map(
 			([name, times]) =>
-				`  ${name.padEnd(32)} median ${percentile(times, 0.5).toFixed(0).padStart(6)} ms  p90 ${percentile(times, 0.9).toFixed(0).padStart(6)} ms  runs ${times.length}`,
+				`  ${name.padEnd(32)} median ${percentile(times, 0.5).toFixed(0).padStart(6)} ms  p90 ${percentile(times, 0.9).toFixed(0).padStart(6)} ms  runs ${times.length}  output ${(percentile(outputBytes.get(name) ?? [], 0.5) / 1024).toFixed(0)} KB`,
 		),
 		...[...errors.entries()].map(([text, count]) => `  error x ${count}: ${text}`),
 		...(sequence.length ? ['  in the order they ran:', ...sequence] : []),
@@ -124,6 +131,8 @@ export function printNodeTimes(db: Psql, workflowId: string, what = 'a batch'): 
 /** A batch execution: when it started, the batches it counted sending, when its sends ran (ms). */
 interface CountedBatch {
 	start: number;
+	/** When n8n's main created the execution (queued its job), Unix ms. */
+	queued: number;
 	/** Its name in the record (the plan's execution and its place in the plan). */
 	batch: string;
 	counted: unknown;
@@ -156,11 +165,11 @@ function countLines(batches: CountedBatch[]): string[] {
 	// when it started, however many of the others have ended since).
 	const last = [...batches].sort((a, b) => a.sendsTo - b.sendsTo).slice(-LISTED_BATCHES);
 	const line = (batch: CountedBatch) =>
-		`  ${at(batch.start)} ms  ${batch.batch.padEnd(8)} counted ${String(batch.counted).padStart(2)} sending; sends from ${at(batch.sendsFrom)} to ${at(batch.sendsTo)} ms; before: ${batch.before}`;
+		`  ${at(batch.start)} ms (queued ${at(batch.queued)})  ${batch.batch.padEnd(8)} counted ${String(batch.counted).padStart(2)} sending; sends from ${at(batch.sendsFrom)} to ${at(batch.sendsTo)} ms; before: ${batch.before}`;
 	return [
 		`  batches sending as each batch counted them (count: batches): ${histogram}`,
 		`  counts other than ${usual}, from the first batch's start: ${unusual.join(', ') || 'none'}`,
-		`  the first ${first.length} batches, from the first one's start:`,
+		`  the first ${first.length} batches, from the first one's start (${origin} Unix ms; queued ${byStart[0].queued.toFixed(0)}):`,
 		...first.map(line),
 		`  the last ${last.length} batches to end their sends, from the first one's start:`,
 		...last.map(line),

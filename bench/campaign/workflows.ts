@@ -6,7 +6,11 @@
 import type { WorkflowJson } from '../../test/e2e/harness';
 import { type WorkflowNode, node } from '../../test/e2e/workflows/build';
 
-export const BATCH_SIZE = 1000;
+/**
+ * Recipients per batch: the shipped Campaign Settings' batchSize (1,000), or BENCH_BATCH_SIZE (an
+ * experiment; the results' conditions name it).
+ */
+export const BATCH_SIZE = Number(process.env.BENCH_BATCH_SIZE) || 1000;
 export const ONE_EXECUTION_PATH = 'bench-one-execution';
 /** SMS recipients per request: the node's default, and what the HTTP Request variant groups. */
 export const SMS_PER_REQUEST = 100;
