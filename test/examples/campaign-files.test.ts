@@ -373,34 +373,40 @@ describe("the campaign's plan (Plan Batches, Record Batch, Queue Batch)", () => 
 		const people = peopleOf(300_000);
 		for (const recipients of [[csvOf(people)], [{ json: { recipients: people } }]]) {
 			const items = runPlan({ recipients });
-			// 296 batches of 1,000, then the last 4,000 in 16 of 250.
-			expect(items).toHaveLength(296 + 16 + 1);
-			expect(items[312].json).toMatchObject({
+			// The first 8,000 in 4 batches of 2,000, 288 batches of 1,000, the last 4,000 in 16 of 250.
+			expect(items).toHaveLength(4 + 288 + 16 + 1);
+			expect(items[308].json).toMatchObject({
 				recipients: 300_000,
 				queuedNow: 300_000,
-				batchesQueuedNow: 312,
+				batchesQueuedNow: 308,
 			});
-			expect(JSON.parse(String(items[311].json.body)).recipients).toEqual(people.slice(299_750));
+			expect(JSON.parse(String(items[307].json.body)).recipients).toEqual(people.slice(299_750));
 		}
 	});
 
-	it('ends a campaign of more than 8 batches in quarter batches, so the workers finish together; everyone once, in order', () => {
-		for (const [count, whole, quarters, lastSize] of [
-			[8000, 8, 0, 1000],
-			[8001, 4, 17, 1],
-			[10_500, 6, 18, 250],
-			[100_000, 96, 16, 250],
+	it('ends a campaign of more than 8 batches in quarter batches, so the workers finish together, and opens one of 16 whole batches or more with 4 of twice the size; everyone once, in order', () => {
+		// How many batches of 2,000 open the campaign, then of 1,000, then of 250 or less.
+		for (const [count, doubled, whole, quarters, lastSize] of [
+			[8000, 0, 8, 0, 1000],
+			[8001, 0, 4, 17, 1],
+			[10_500, 0, 6, 18, 250],
+			[19_999, 0, 15, 20, 249],
+			[20_000, 4, 8, 16, 250],
+			[100_000, 4, 88, 16, 250],
 		]) {
 			const people = peopleOf(count);
 			const batches = runPlan({ recipients: [csvOf(people)] }).filter(
 				(item) => item.json.kind === 'new',
 			);
 			const sizes = batches.map((item) => Number(item.json.recipientCount));
-			expect(sizes).toHaveLength(whole + quarters);
+			expect(sizes).toHaveLength(doubled + whole + quarters);
+			expect(sizes.slice(0, doubled)).toEqual(Array(doubled).fill(2000));
 			expect(
-				sizes.slice(0, whole).every((size, index) => size === 1000 || index === whole - 1),
+				sizes
+					.slice(doubled, doubled + whole)
+					.every((size, index) => size === 1000 || index === whole - 1),
 			).toBe(true);
-			expect(sizes.slice(whole).every((size) => size <= 250)).toBe(true);
+			expect(sizes.slice(doubled + whole).every((size) => size <= 250)).toBe(true);
 			expect(sizes.at(-1)).toBe(lastSize);
 			expect(batches.map((item) => item.json.batch)).toEqual(
 				batches.map((_, index) => `41-${index + 1}`),
