@@ -37,9 +37,9 @@ export function printNodeTimes(db: Psql, workflowId: string, what = 'a batch'): 
 	const rows = db.rows(
 		`SELECT e.id, extract(epoch from e."startedAt") * 1000, extract(epoch from e."stoppedAt") * 1000, d.data, extract(epoch from e."createdAt") * 1000 FROM execution_entity e JOIN execution_data d ON d."executionId" = e.id WHERE e."workflowId" = '${workflowId.replace(/'/g, '')}' ORDER BY e.id;`,
 	);
-	const perNode = new Map<string, number[]>();
-	// What each node's output adds to the run data a queue-mode worker saves at the execution's end.
-	const outputBytes = new Map<string, number[]>();
+	// Per node, each run's time, and what its output adds to the run data a queue-mode worker saves
+	// at the execution's end.
+	const perNode = new Map<string, { times: number[]; outputBytes: number[] }>();
 	const firstNodeDelay: number[] = [];
 	const lastNodeToStop: number[] = [];
 	const spans: Array<[number, number]> = [];
@@ -63,10 +63,10 @@ export function printNodeTimes(db: Psql, workflowId: string, what = 'a batch'): 
 		let latest = -Infinity;
 		for (const [name, runs] of Object.entries(runData)) {
 			for (const run of runs) {
-				if (!perNode.has(name)) perNode.set(name, []);
-				perNode.get(name)!.push(run.executionTime);
-				if (!outputBytes.has(name)) outputBytes.set(name, []);
-				outputBytes.get(name)!.push(JSON.stringify(run.data ?? null).length);
+				if (!perNode.has(name)) perNode.set(name, { times: [], outputBytes: [] });
+				const node = perNode.get(name)!;
+				node.times.push(run.executionTime);
+				node.outputBytes.push(JSON.stringify(run.data ?? null).length);
 				if (run.error) {
 					const text = `${name}: ${run.error.message ?? ''} ${run.error.description ?? ''}`.trim();
 					errors.set(text, (errors.get(text) ?? 0) + 1);
@@ -118,8 +118,8 @@ export function printNodeTimes(db: Psql, workflowId: string, what = 'a batch'): 
 		`  from its last node to its stop: median ${percentile(lastNodeToStop, 0.5).toFixed(0)} ms`,
 		`  a worker between two executions (a start less the latest stop before it): median ${percentile(between, 0.5).toFixed(0)} ms, p90 ${percentile(between, 0.9).toFixed(0)} ms`,
 		...[...perNode.entries()].map(
-			([name, times]) =>
-				`  ${name.padEnd(32)} median ${percentile(times, 0.5).toFixed(0).padStart(6)} ms  p90 ${percentile(times, 0.9).toFixed(0).padStart(6)} ms  runs ${times.length}  output ${(percentile(outputBytes.get(name) ?? [], 0.5) / 1024).toFixed(0)} KB`,
+			([name, { times, outputBytes }]) =>
+				`  ${name.padEnd(32)} median ${percentile(times, 0.5).toFixed(0).padStart(6)} ms  p90 ${percentile(times, 0.9).toFixed(0).padStart(6)} ms  runs ${times.length}  output ${(percentile(outputBytes, 0.5) / 1024).toFixed(0)} KB`,
 		),
 		...[...errors.entries()].map(([text, count]) => `  error x ${count}: ${text}`),
 		...(sequence.length ? ['  in the order they ran:', ...sequence] : []),

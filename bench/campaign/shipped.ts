@@ -22,7 +22,7 @@ import {
 	webhookPath,
 } from '../../test/queue/campaign/campaign-kit';
 import { code, node } from '../../test/e2e/workflows/build';
-import { BATCH_SIZE, type Kind, type SenderSettings, SMS_PER_REQUEST } from './workflows';
+import { BATCH_SIZE_CHOSEN, type Kind, type SenderSettings, SMS_PER_REQUEST } from './workflows';
 
 export const SHIPPED_CAMPAIGN_PATH = webhookPath(CAMPAIGN_FILE, 'Campaign Webhook');
 const batchFile = (kind: Kind) => (kind === 'sms' ? SMS_BATCH_FILE : BATCH_FILE);
@@ -75,8 +75,8 @@ export function shippedCampaign(
 		settings: {
 			channel: kind === 'sms' ? 'sms' : 'whatsapp',
 			callerMaySetListLink: true,
-			// BENCH_BATCH_SIZE: another batch size than the shipped one (an experiment).
-			...(process.env.BENCH_BATCH_SIZE ? { batchSize: BATCH_SIZE } : {}),
+			// Only an experiment's batch size: otherwise the campaign runs as shipped.
+			...(BATCH_SIZE_CHOSEN ? { batchSize: BATCH_SIZE_CHOSEN } : {}),
 		},
 	});
 	// BENCH_KEEP_BATCHES=1 keeps the campaign's own execution too: its nodes are the opening.
